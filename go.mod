@@ -1,0 +1,8 @@
+module github.com/structmerge/structmerge
+
+go 1.26
+
+require (
+	github.com/google/go-cmp v0.7.0
+	go.yaml.in/yaml/v3 v3.0.6
+)
