@@ -1,0 +1,1097 @@
+package fieldpath
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/structmerge/structmerge/value"
+)
+
+// FieldsV1 is the JSON form in which Kubernetes stores field sets in
+// metadata.managedFields: each trie node is an object whose keys are
+// serialized path elements ("f:name", `k:{"name":"web"}`, `v:"a"`, "i:3")
+// and whose values are the child nodes; a node that is itself a member has
+// the extra key "." (listed first) and a member with no children is {}.
+
+// MaxFieldsV1Depth is the deepest object nesting ParseFieldsV1 accepts (the
+// top-level object is at depth 1), the same limit as the JSON reader
+// structured-merge-diff uses.
+const MaxFieldsV1Depth = 10000
+
+// MarshalFieldsV1 returns the FieldsV1 JSON encoding of s, byte for byte what
+// structured-merge-diff's Set.ToJSON produces for the same set. The empty set
+// is {}.
+//
+// Values are written as that encoder writes them: strings in values are
+// HTML-escaped (\u003c for <), object keys are not, and floats in exponent
+// form keep a two-digit exponent (1e-07). A NaN or infinite float, which
+// JSON cannot hold (and for which structured-merge-diff fails), is written
+// as null; a zero PathElement is written as the key "".
+func (s *Set) MarshalFieldsV1() []byte {
+	return s.AppendFieldsV1(make([]byte, 0, 2+24*s.Size()))
+}
+
+// AppendFieldsV1 appends the FieldsV1 encoding of s (see MarshalFieldsV1) to
+// dst and returns the extended slice.
+func (s *Set) AppendFieldsV1(dst []byte) []byte {
+	var e encoder
+	dst = append(dst, '{')
+	dst = e.contents(dst, s, false)
+	return append(dst, '}')
+}
+
+type encoder struct {
+	scratch []byte // the unescaped text of a k: or v: key
+}
+
+// contents writes the entries of node s: "." first when self is true, then
+// members and children merged in element order.
+func (e *encoder) contents(dst []byte, s *Set, self bool) []byte {
+	if s.Empty() {
+		return dst
+	}
+	first := true
+	if self {
+		dst = append(dst, `".":{}`...)
+		first = false
+	}
+	m, c := s.members, s.children
+	i, j := 0, 0
+	for i < len(m) || j < len(c) {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		var d int
+		switch {
+		case i >= len(m):
+			d = 1
+		case j >= len(c):
+			d = -1
+		default:
+			d = m[i].Compare(c[j].Element)
+		}
+		if d < 0 {
+			dst = e.key(dst, m[i])
+			dst = append(dst, ":{}"...)
+			i++
+			continue
+		}
+		dst = e.key(dst, c[j].Element)
+		dst = append(dst, ":{"...)
+		dst = e.contents(dst, c[j].Set, d == 0)
+		dst = append(dst, '}')
+		if d == 0 {
+			i++
+		}
+		j++
+	}
+	return dst
+}
+
+// key writes the serialized path element as a JSON object key.
+func (e *encoder) key(dst []byte, pe PathElement) []byte {
+	switch pe.kind {
+	case FieldNameKind:
+		dst = append(dst, `"f:`...)
+		dst = appendKeyText(dst, pe.name)
+		return append(dst, '"')
+	case IndexKind:
+		dst = append(dst, `"i:`...)
+		dst = strconv.AppendInt(dst, int64(pe.n), 10)
+		return append(dst, '"')
+	case KeyKind:
+		b := append(e.scratch[:0], "k:{"...)
+		for i, f := range pe.Key() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = appendKeyText(b, f.Name)
+			b = append(b, `":`...)
+			b = appendValueJSON(b, f.Value)
+		}
+		b = append(b, '}')
+		e.scratch = b
+	case ValueKind:
+		b := append(e.scratch[:0], "v:"...)
+		b = appendValueJSON(b, *(*value.Value)(pe.ptr))
+		e.scratch = b
+	default:
+		return append(dst, `""`...)
+	}
+	dst = append(dst, '"')
+	dst = appendKeyText(dst, e.scratch)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendKeyText escapes text for the inside of a JSON object key the way
+// structured-merge-diff's JSON writer does: only '"', '\\' and control
+// characters are escaped; other bytes, even invalid UTF-8, are copied.
+func appendKeyText[T string | []byte](dst []byte, s T) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		start = i + 1
+	}
+	return append(dst, s[start:]...)
+}
+
+// htmlSafe reports the ASCII bytes that a string value may hold unescaped.
+var htmlSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendValueString writes s as a JSON string the way structured-merge-diff
+// writes string values: HTML-significant characters, U+2028 and U+2029 are
+// escaped and invalid UTF-8 becomes \ufffd.
+func appendValueString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if htmlSafe[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendValueJSON writes v as structured-merge-diff writes the values of k:
+// and v: keys.
+func appendValueJSON(dst []byte, v value.Value) []byte {
+	switch v.Kind() {
+	case value.Null:
+		return append(dst, "null"...)
+	case value.Bool:
+		return strconv.AppendBool(dst, v.AsBool())
+	case value.Int:
+		return strconv.AppendInt(dst, v.AsInt(), 10)
+	case value.Float:
+		f := v.AsFloat()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return append(dst, "null"...)
+		}
+		format := byte('f')
+		if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+			format = 'e'
+		}
+		return strconv.AppendFloat(dst, f, format, -1, 64)
+	case value.String:
+		return appendValueString(dst, v.AsString())
+	case value.List:
+		dst = append(dst, '[')
+		for i, it := range v.Items() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValueJSON(dst, it)
+		}
+		return append(dst, ']')
+	case value.Map:
+		dst = append(dst, '{')
+		for i, f := range v.Fields() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValueString(dst, f.Name)
+			dst = append(dst, ':')
+			dst = appendValueJSON(dst, f.Value)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
+
+// ParseFieldsV1 decodes the FieldsV1 JSON form of a set, accepting what
+// structured-merge-diff's Set.FromJSON accepts: keys in any order, repeated
+// keys (members merge; for children the last object wins), "." anywhere in
+// an object with any value, null in place of {} and keys with an unknown
+// type letter (skipped with their values). Top-level null is the empty set.
+//
+// Numbers in k: and v: keys are decoded by value.FromJSON: integers stay
+// integers (structured-merge-diff reads them as float64, which loses
+// precision above 2^53). Input that is not valid JSON is rejected, even where
+// the reference's lenient reader would let it pass.
+//
+// Errors are *SyntaxError values naming the byte offset and the offending
+// key. Nesting deeper than MaxFieldsV1Depth is an error.
+func ParseFieldsV1(data []byte) (*Set, error) {
+	d := decoder{data: data}
+	d.ws()
+	if d.pos >= len(data) {
+		return nil, d.errorf(d.pos, -1, "empty input; want a JSON object")
+	}
+	s, _, err := d.node(1, -1)
+	if err != nil {
+		return nil, err
+	}
+	d.ws()
+	if d.pos < len(data) {
+		return nil, d.errorf(d.pos, -1, "unexpected data after the top-level object")
+	}
+	return s, nil
+}
+
+// decoder is the state of one ParseFieldsV1 call. Finished nodes take their
+// slices and strings from arenas that are filled in chunks; bytes written to
+// an arena are never changed afterwards.
+type decoder struct {
+	data []byte
+	pos  int
+
+	buf      []byte        // unescaped key text
+	buf2     []byte        // unescaped key field names inside a k: key
+	members  []PathElement // stack of the members of the nodes being read
+	children []Child       // stack of the children of the nodes being read
+
+	names     []byte // arena for field names
+	elemArena []PathElement
+	kidArena  []Child
+	setArena  []Set
+	keyArena  []value.Field
+	valArena  []value.Value
+}
+
+// errorf returns a *SyntaxError at offset at; keyOff is the offset of the
+// object key being read, or -1.
+func (d *decoder) errorf(at int, keyOff int, format string, args ...any) error {
+	return &SyntaxError{Input: "FieldsV1", Offset: at, Key: d.keyAt(keyOff), Msg: fmt.Sprintf(format, args...)}
+}
+
+// keyAt returns the unescaped text of the object key at offset off of the
+// input, or "" for -1. It is only called on errors.
+func (d *decoder) keyAt(off int) string {
+	if off < 0 || off >= len(d.data) {
+		return ""
+	}
+	end, err := skipString(d.data, off)
+	if err != nil {
+		return string(d.data[off:min(len(d.data), off+80)])
+	}
+	var sub decoder
+	sub.data = d.data[off:end]
+	b, err2 := sub.str(-1)
+	if err2 != nil {
+		return string(d.data[off:end])
+	}
+	return string(b)
+}
+
+func (d *decoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+			continue
+		}
+		return
+	}
+}
+
+// node reads the object (or null) at d.pos: one trie node. It returns the
+// node's set (nil when it has no members or children) and whether the node
+// is itself a member: true when the object holds "." or nothing else that
+// was kept.
+func (d *decoder) node(depth int, key int) (*Set, bool, error) {
+	d.ws()
+	if d.pos >= len(d.data) {
+		return nil, false, d.errorf(d.pos, key, "unexpected end of input; want an object")
+	}
+	switch d.data[d.pos] {
+	case 'n':
+		if err := d.literal("null", key); err != nil {
+			return nil, false, err
+		}
+		return nil, true, nil
+	case '{':
+	default:
+		return nil, false, d.errorf(d.pos, key, "found %s; want an object or null", describeByte(d.data[d.pos]))
+	}
+	if depth > MaxFieldsV1Depth {
+		return nil, false, d.errorf(d.pos, key, "objects nested more than %d deep", MaxFieldsV1Depth)
+	}
+	d.pos++
+	mBase, cBase := len(d.members), len(d.children)
+	self, sorted := false, true
+	d.ws()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return nil, true, nil
+	}
+	for {
+		d.ws()
+		keyOff := d.pos
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, false, d.errorf(keyOff, key, "want a string object key")
+		}
+		kb, err := d.str(key)
+		if err != nil {
+			return nil, false, err
+		}
+		d.ws()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, false, d.errorf(d.pos, keyOff, "want ':' after the object key")
+		}
+		d.pos++
+		if len(kb) == 1 && kb[0] == '.' {
+			self = true
+			if err := d.skip(depth, keyOff); err != nil {
+				return nil, false, err
+			}
+		} else {
+			pe, known, err := d.element(kb, keyOff)
+			if err != nil {
+				return nil, false, err
+			}
+			if !known {
+				if err := d.skip(depth, keyOff); err != nil {
+					return nil, false, err
+				}
+			} else {
+				sub, member, err := d.node(depth+1, keyOff)
+				if err != nil {
+					return nil, false, err
+				}
+				if member {
+					if n := len(d.members); n > mBase && d.members[n-1].Compare(pe) >= 0 {
+						sorted = false
+					}
+					d.members = append(d.members, pe)
+				}
+				if sub != nil {
+					if n := len(d.children); n > cBase && d.children[n-1].Element.Compare(pe) >= 0 {
+						sorted = false
+					}
+					d.children = append(d.children, Child{pe, sub})
+				}
+			}
+		}
+		d.ws()
+		if d.pos >= len(d.data) {
+			return nil, false, d.errorf(d.pos, key, "unexpected end of input; want ',' or '}'")
+		}
+		c := d.data[d.pos]
+		d.pos++
+		if c == ',' {
+			continue
+		}
+		if c == '}' {
+			break
+		}
+		return nil, false, d.errorf(d.pos-1, key, "found %s after an object entry; want ',' or '}'", describeByte(c))
+	}
+	ms, cs := d.members[mBase:], d.children[cBase:]
+	if !sorted {
+		ms, cs = normalizeDecoded(ms, cs)
+	}
+	var s *Set
+	if len(ms) > 0 || len(cs) > 0 {
+		s = d.newSet(d.allocElems(ms), d.allocChildren(cs))
+	}
+	clear(d.members[mBase:])
+	clear(d.children[cBase:])
+	d.members, d.children = d.members[:mBase], d.children[:cBase]
+	return s, self || s == nil, nil
+}
+
+// normalizeDecoded sorts members and children read out of order and merges
+// repeated elements: a member once is a member; for a repeated child the
+// last object read wins, keeping the first spelling of the element.
+func normalizeDecoded(ms []PathElement, cs []Child) ([]PathElement, []Child) {
+	slices.SortStableFunc(ms, func(a, b PathElement) int { return a.Compare(b) })
+	m := ms[:0]
+	for i, pe := range ms {
+		if i > 0 && pe.Compare(m[len(m)-1]) == 0 {
+			continue
+		}
+		m = append(m, pe)
+	}
+	slices.SortStableFunc(cs, func(a, b Child) int { return a.Element.Compare(b.Element) })
+	c := cs[:0]
+	for i, ch := range cs {
+		if i > 0 && ch.Element.Compare(c[len(c)-1].Element) == 0 {
+			c[len(c)-1].Set = ch.Set
+			continue
+		}
+		c = append(c, ch)
+	}
+	return m, c
+}
+
+func (d *decoder) newSet(members []PathElement, children []Child) *Set {
+	if len(d.setArena) == 0 {
+		d.setArena = make([]Set, 32)
+	}
+	s := &d.setArena[0]
+	d.setArena = d.setArena[1:]
+	s.members, s.children = members, children
+	s.size = len(members)
+	for i := range children {
+		s.size += children[i].Set.size
+	}
+	return s
+}
+
+const arenaChunk = 128
+
+func (d *decoder) allocElems(src []PathElement) []PathElement {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	var out []PathElement
+	if n > arenaChunk/4 {
+		out = make([]PathElement, n)
+	} else {
+		if len(d.elemArena) < n {
+			d.elemArena = make([]PathElement, arenaChunk)
+		}
+		out = d.elemArena[:n:n]
+		d.elemArena = d.elemArena[n:]
+	}
+	copy(out, src)
+	return out
+}
+
+func (d *decoder) allocChildren(src []Child) []Child {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	var out []Child
+	if n > arenaChunk/4 {
+		out = make([]Child, n)
+	} else {
+		if len(d.kidArena) < n {
+			d.kidArena = make([]Child, arenaChunk)
+		}
+		out = d.kidArena[:n:n]
+		d.kidArena = d.kidArena[n:]
+	}
+	copy(out, src)
+	return out
+}
+
+// name returns b as a string backed by the names arena.
+func (d *decoder) name(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(d.names)-len(d.names) < len(b) {
+		d.names = make([]byte, 0, max(2048, len(b)))
+	}
+	off := len(d.names)
+	d.names = append(d.names, b...)
+	return unsafe.String(&d.names[off], len(b))
+}
+
+func (d *decoder) literal(lit string, key int) error {
+	for i := 0; i < len(lit); i++ {
+		if d.pos+i >= len(d.data) {
+			return d.errorf(d.pos+i, key, "unexpected end of input in literal %s", lit)
+		}
+		if d.data[d.pos+i] != lit[i] {
+			return d.errorf(d.pos+i, key, "found %s in literal %s", describeByte(d.data[d.pos+i]), lit)
+		}
+	}
+	d.pos += len(lit)
+	return nil
+}
+
+func describeByte(c byte) string {
+	switch {
+	case c == '\'':
+		return `'\''`
+	case c == '"':
+		return `'"'`
+	case c >= 0x20 && c < 0x7f:
+		return "'" + string(rune(c)) + "'"
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// str reads the string literal at d.pos and returns its unescaped bytes: a
+// slice of the input when it has no escapes, else of d.buf (valid until the
+// next call). Bytes that are not valid UTF-8 are kept as they are.
+func (d *decoder) str(key int) ([]byte, error) {
+	start := d.pos + 1
+	data := d.data
+	for i := start; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return data[start:i], nil
+		case c == '\\':
+			return d.strEscaped(start, i, key)
+		case c < 0x20:
+			return nil, d.errorf(i, key, "control character %s in string", describeByte(c))
+		}
+	}
+	return nil, d.errorf(len(data), key, "unexpected end of input in string starting at byte %d", d.pos)
+}
+
+func (d *decoder) strEscaped(start, i int, key int) ([]byte, error) {
+	data := d.data
+	b := append(d.buf[:0], data[start:i]...)
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			d.buf = b
+			return b, nil
+		case c < 0x20:
+			return nil, d.errorf(i, key, "control character %s in string", describeByte(c))
+		case c != '\\':
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(data) {
+			break
+		}
+		switch e := data[i+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+			i += 2
+		case 'b':
+			b = append(b, '\b')
+			i += 2
+		case 'f':
+			b = append(b, '\f')
+			i += 2
+		case 'n':
+			b = append(b, '\n')
+			i += 2
+		case 'r':
+			b = append(b, '\r')
+			i += 2
+		case 't':
+			b = append(b, '\t')
+			i += 2
+		case 'u':
+			r, ok := hex4(data, i+2)
+			if !ok {
+				return nil, d.errorf(i, key, "bad \\u escape in string")
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(data, i+2); ok && i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						b = utf8.AppendRune(b, dec)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return nil, d.errorf(i, key, "bad escape %s in string", describeByte(e))
+		}
+	}
+	return nil, d.errorf(len(data), key, "unexpected end of input in string")
+}
+
+func hex4(data []byte, at int) (rune, bool) {
+	if at+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[at : at+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// skip reads and discards the JSON value at d.pos, checking its syntax.
+// depth is the depth of the enclosing object.
+func (d *decoder) skip(depth int, keyOff int) error {
+	end, err := skipValue(d.data, d.pos, depth, MaxFieldsV1Depth)
+	if err != nil {
+		err.Input, err.Key = "FieldsV1", d.keyAt(keyOff)
+		return err
+	}
+	d.pos = end
+	return nil
+}
+
+// skipValue checks the syntax of the JSON value starting at pos (after any
+// whitespace) and returns the offset just past it. depth is the nesting depth
+// of the enclosing container; containers deeper than limit are errors.
+func skipValue(data []byte, pos, depth, limit int) (int, *SyntaxError) {
+	fail := func(at int, format string, args ...any) (int, *SyntaxError) {
+		return 0, &SyntaxError{Offset: at, Msg: fmt.Sprintf(format, args...)}
+	}
+	// Containers are tracked on an explicit stack of closing brackets.
+	var stackBuf [32]byte
+	stack := stackBuf[:0]
+	for {
+		pos = skipWS(data, pos)
+		if pos >= len(data) {
+			return fail(pos, "unexpected end of input; want a value")
+		}
+		switch c := data[pos]; {
+		case c == '{' || c == '[':
+			if depth+len(stack)+1 > limit {
+				return fail(pos, "nesting deeper than %d", limit)
+			}
+			pos = skipWS(data, pos+1)
+			if c == '{' {
+				stack = append(stack, '}')
+				if pos < len(data) && data[pos] == '}' {
+					pos++
+					stack = stack[:len(stack)-1]
+					break
+				}
+				end, err := skipString(data, pos)
+				if err != nil {
+					return 0, err
+				}
+				pos = skipWS(data, end)
+				if pos >= len(data) || data[pos] != ':' {
+					return fail(pos, "want ':' after an object key")
+				}
+				pos++
+				continue
+			}
+			stack = append(stack, ']')
+			if pos < len(data) && data[pos] == ']' {
+				pos++
+				stack = stack[:len(stack)-1]
+				break
+			}
+			continue
+		case c == '"':
+			end, err := skipString(data, pos)
+			if err != nil {
+				return 0, err
+			}
+			pos = end
+		case c == 't' || c == 'f' || c == 'n':
+			lit := "null"
+			if c == 't' {
+				lit = "true"
+			} else if c == 'f' {
+				lit = "false"
+			}
+			if len(data)-pos < len(lit) || string(data[pos:pos+len(lit)]) != lit {
+				return fail(pos, "invalid literal; want %s", lit)
+			}
+			pos += len(lit)
+		case c == '-' || (c >= '0' && c <= '9'):
+			end, ok := skipNumber(data, pos)
+			if !ok {
+				return fail(pos, "invalid number")
+			}
+			pos = end
+		default:
+			return fail(pos, "found %s; want a value", describeByte(c))
+		}
+		// After a complete value: close containers or move to the next entry.
+		for {
+			if len(stack) == 0 {
+				return pos, nil
+			}
+			pos = skipWS(data, pos)
+			if pos >= len(data) {
+				return fail(pos, "unexpected end of input; want ',' or %q", stack[len(stack)-1])
+			}
+			c := data[pos]
+			if c == stack[len(stack)-1] {
+				pos++
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if c != ',' {
+				return fail(pos, "found %s; want ',' or %q", describeByte(c), stack[len(stack)-1])
+			}
+			pos = skipWS(data, pos+1)
+			if stack[len(stack)-1] == '}' {
+				end, err := skipString(data, pos)
+				if err != nil {
+					return 0, err
+				}
+				pos = skipWS(data, end)
+				if pos >= len(data) || data[pos] != ':' {
+					return fail(pos, "want ':' after an object key")
+				}
+				pos++
+			}
+			break
+		}
+	}
+}
+
+func skipWS(data []byte, pos int) int {
+	for pos < len(data) {
+		switch data[pos] {
+		case ' ', '\t', '\n', '\r':
+			pos++
+			continue
+		}
+		break
+	}
+	return pos
+}
+
+// skipString checks the string literal at pos and returns the offset past it.
+func skipString(data []byte, pos int) (int, *SyntaxError) {
+	if pos >= len(data) || data[pos] != '"' {
+		return 0, &SyntaxError{Offset: pos, Msg: "want a string"}
+	}
+	for i := pos + 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, nil
+		case c < 0x20:
+			return 0, &SyntaxError{Offset: i, Msg: "control character in string"}
+		case c == '\\':
+			if i+1 >= len(data) {
+				break
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if _, ok := hex4(data, i+2); !ok {
+					return 0, &SyntaxError{Offset: i, Msg: "bad \\u escape in string"}
+				}
+				i += 5
+			default:
+				return 0, &SyntaxError{Offset: i, Msg: "bad escape in string"}
+			}
+		}
+	}
+	return 0, &SyntaxError{Offset: len(data), Msg: "unexpected end of input in string"}
+}
+
+// skipNumber checks the JSON number at pos and returns the offset past it.
+func skipNumber(data []byte, pos int) (int, bool) {
+	i := pos
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		return 0, false
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			return 0, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			return 0, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	return i, true
+}
+
+// element parses an object key as a path element. known is false for a key
+// with an unknown type letter, which is skipped like structured-merge-diff
+// does. keyOff is the offset of the key in the input, for errors.
+func (d *decoder) element(kb []byte, keyOff int) (pe PathElement, known bool, err error) {
+	if len(kb) < 2 {
+		return PathElement{}, false, d.errorf(keyOff, keyOff, "a key is a type letter, ':' and the element (or \".\")")
+	}
+	if kb[1] != ':' {
+		return PathElement{}, false, d.errorf(keyOff, keyOff, "missing ':' after the type letter")
+	}
+	body := kb[2:]
+	switch kb[0] {
+	case 'f':
+		return FieldName(d.name(body)), true, nil
+	case 'i':
+		n, ok := parseIndex(body)
+		if !ok {
+			return PathElement{}, false, d.errorf(keyOff, keyOff, "the index is not a decimal integer")
+		}
+		return Index(n), true, nil
+	case 'v':
+		v, err := d.jsonValue(body, keyOff, kb)
+		if err != nil {
+			return PathElement{}, false, err
+		}
+		if len(d.valArena) == 0 {
+			d.valArena = make([]value.Value, 32)
+		}
+		p := &d.valArena[0]
+		d.valArena = d.valArena[1:]
+		*p = v
+		return PathElement{ptr: unsafe.Pointer(p), kind: ValueKind}, true, nil
+	case 'k':
+		fields, err := d.keyFields(body, keyOff, kb)
+		if err != nil {
+			return PathElement{}, false, err
+		}
+		return Key(fields), true, nil
+	}
+	return PathElement{}, false, nil
+}
+
+// parseIndex parses a decimal int as strconv.Atoi does: an optional sign and
+// at least one digit, within the range of int.
+func parseIndex(b []byte) (int, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if n > (math.MaxUint64-9)/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > uint64(math.MaxInt64)+1 {
+			return 0, false
+		}
+		return int(-int64(n)), true
+	}
+	if n > math.MaxInt64 {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// jsonValue decodes the JSON text of a v: key.
+func (d *decoder) jsonValue(body []byte, keyOff int, kb []byte) (value.Value, error) {
+	start := skipWS(body, 0)
+	if start >= len(body) {
+		return value.Value{}, d.innerError(keyOff, kb, start+2, "want a JSON value", nil)
+	}
+	end, serr := skipValue(body, start, 0, value.DefaultMaxDepth)
+	if serr != nil {
+		return value.Value{}, d.innerError(keyOff, kb, serr.Offset+2, serr.Msg, nil)
+	}
+	if rest := skipWS(body, end); rest < len(body) {
+		return value.Value{}, d.innerError(keyOff, kb, rest+2, "unexpected data after the value", nil)
+	}
+	v, err := decodeValue(body[start:end])
+	if err != nil {
+		return value.Value{}, d.innerError(keyOff, kb, start+2, "bad value", err)
+	}
+	return v, nil
+}
+
+// decodeValue decodes one JSON value with value.FromJSON, except that the
+// integer literal -0 is a negative zero float, as the reference reader (which
+// reads every number as a float64) has it, so that it is written back as -0.
+func decodeValue(text []byte) (value.Value, error) {
+	if string(text) == "-0" {
+		return value.NewFloat(math.Copysign(0, -1)), nil
+	}
+	return value.FromJSON(text)
+}
+
+func (d *decoder) innerError(keyOff int, kb []byte, inner int, msg string, err error) error {
+	return &SyntaxError{Input: "FieldsV1", Offset: keyOff, Key: string(kb),
+		Msg: fmt.Sprintf("at byte %d of the key: %s", inner, msg), Err: err}
+}
+
+// keyFields decodes the JSON object of a k: key. null is a key with no
+// fields, as in the reference reader; repeated names are kept.
+func (d *decoder) keyFields(body []byte, keyOff int, kb []byte) ([]value.Field, error) {
+	fail := func(at int, msg string) ([]value.Field, error) {
+		return nil, d.innerError(keyOff, kb, at+2, msg, nil)
+	}
+	pos := skipWS(body, 0)
+	if pos >= len(body) {
+		return fail(pos, "want an object of key fields")
+	}
+	if body[pos] == 'n' {
+		if len(body)-pos < 4 || string(body[pos:pos+4]) != "null" {
+			return fail(pos, "invalid literal; want null or an object")
+		}
+		if rest := skipWS(body, pos+4); rest < len(body) {
+			return fail(rest, "unexpected data after null")
+		}
+		return nil, nil
+	}
+	if body[pos] != '{' {
+		return fail(pos, "want an object of key fields")
+	}
+	pos = skipWS(body, pos+1)
+	var fields []value.Field
+	if pos < len(body) && body[pos] == '}' {
+		pos++
+	} else {
+		for {
+			pos = skipWS(body, pos)
+			nameStart := pos
+			end, serr := skipString(body, pos)
+			if serr != nil {
+				return fail(serr.Offset, serr.Msg)
+			}
+			name, ok := d.unquote(body[nameStart:end])
+			if !ok {
+				return fail(nameStart, "bad key field name")
+			}
+			pos = skipWS(body, end)
+			if pos >= len(body) || body[pos] != ':' {
+				return fail(pos, "want ':' after a key field name")
+			}
+			pos = skipWS(body, pos+1)
+			vend, serr := skipValue(body, pos, 1, value.DefaultMaxDepth)
+			if serr != nil {
+				return fail(serr.Offset, serr.Msg)
+			}
+			v, err := decodeValue(body[pos:vend])
+			if err != nil {
+				return nil, d.innerError(keyOff, kb, pos+2, "bad value of key field "+strconv.Quote(name), err)
+			}
+			if fields == nil {
+				fields = d.allocKey(4)
+			}
+			fields = append(fields, value.Field{Name: name, Value: v})
+			pos = skipWS(body, vend)
+			if pos >= len(body) {
+				return fail(pos, "unexpected end of the key; want ',' or '}'")
+			}
+			if body[pos] == ',' {
+				pos++
+				continue
+			}
+			if body[pos] == '}' {
+				pos++
+				break
+			}
+			return fail(pos, "want ',' or '}' after a key field")
+		}
+	}
+	if rest := skipWS(body, pos); rest < len(body) {
+		return fail(rest, "unexpected data after the key object")
+	}
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	return fields[:len(fields):len(fields)], nil
+}
+
+// allocKey returns an empty slice with room for n fields from the arena;
+// appending beyond n reallocates, which is fine.
+func (d *decoder) allocKey(n int) []value.Field {
+	if len(d.keyArena) < n {
+		d.keyArena = make([]value.Field, 64)
+	}
+	out := d.keyArena[:0:n]
+	d.keyArena = d.keyArena[n:]
+	return out
+}
+
+// unquote decodes a JSON string literal (already checked by skipString)
+// into an arena-backed string.
+func (d *decoder) unquote(lit []byte) (string, bool) {
+	inner := lit[1 : len(lit)-1]
+	if !slices.Contains(inner, '\\') {
+		return d.name(inner), true
+	}
+	// Decode with a separate decoder: d.buf may hold the enclosing key.
+	sub := decoder{data: lit, buf: d.buf2}
+	b, err := sub.str(-1)
+	d.buf2 = sub.buf
+	if err != nil {
+		return "", false
+	}
+	return d.name(b), true
+}

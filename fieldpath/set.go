@@ -1,0 +1,755 @@
+package fieldpath
+
+import (
+	"iter"
+	"slices"
+)
+
+// Set is a set of paths, stored as a trie: the paths of length one are the
+// node's members, and the longer paths are grouped under child sets by their
+// first element. Every child set is non-empty, so two sets hold the same
+// paths exactly when they have the same shape (see Equal).
+//
+// Set is immutable; safe for concurrent use. Operations never modify their
+// receiver or arguments and return sets that share unchanged subtrees with
+// them; an operation whose result equals one of its inputs returns that input
+// itself. A nil *Set is the empty set, and every method accepts a nil
+// receiver and nil arguments. Operations that yield the empty set may return
+// nil. The zero Set is also an empty set.
+type Set struct {
+	members  []PathElement // sorted by Compare, no duplicates
+	children []Child       // sorted by Element, no duplicates, every Set non-empty
+	size     int           // number of member paths, computed at construction
+}
+
+// Child is one child set of a Set node: the paths under Element, with
+// Element removed.
+//
+// Children returns Child values borrowed from the set: do not modify them.
+type Child struct {
+	Element PathElement
+	Set     *Set
+}
+
+// NewSet returns the set of the given paths. Empty paths are ignored: the
+// whole object is never a member. NewSet keeps no reference to the slices it
+// is given (their elements, which are immutable, are shared).
+func NewSet(paths ...Path) *Set {
+	var b Builder
+	for _, p := range paths {
+		b.Insert(p)
+	}
+	return b.Build()
+}
+
+// newNode returns a set with the given members and children, or nil when
+// both are empty. It computes the size.
+func newNode(members []PathElement, children []Child) *Set {
+	if len(members) == 0 && len(children) == 0 {
+		return nil
+	}
+	n := len(members)
+	for i := range children {
+		n += children[i].Set.size
+	}
+	return &Set{members: members, children: children, size: n}
+}
+
+// Empty reports whether s has no member paths.
+func (s *Set) Empty() bool { return s == nil || s.size == 0 }
+
+// Size returns the number of member paths of s.
+func (s *Set) Size() int {
+	if s == nil {
+		return 0
+	}
+	return s.size
+}
+
+// Members returns the paths of length one of s, sorted. Borrowed: the caller
+// must not modify the slice.
+func (s *Set) Members() []PathElement {
+	if s == nil {
+		return nil
+	}
+	return s.members
+}
+
+// Children returns the child sets of s, sorted by element. Borrowed: the
+// caller must not modify the slice or its entries.
+func (s *Set) Children() []Child {
+	if s == nil {
+		return nil
+	}
+	return s.children
+}
+
+// searchMembers returns the position of pe in m, or where it would be.
+func searchMembers(m []PathElement, pe PathElement) (int, bool) {
+	lo, hi := 0, len(m)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if m[h].Compare(pe) < 0 {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo, lo < len(m) && m[lo].Compare(pe) == 0
+}
+
+func searchChildren(c []Child, pe PathElement) (int, bool) {
+	lo, hi := 0, len(c)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if c[h].Element.Compare(pe) < 0 {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo, lo < len(c) && c[lo].Element.Compare(pe) == 0
+}
+
+// HasMember reports whether the path of length one made of pe is in s.
+func (s *Set) HasMember(pe PathElement) bool {
+	if s == nil {
+		return false
+	}
+	_, ok := searchMembers(s.members, pe)
+	return ok
+}
+
+// WithPrefix returns the paths of s that start with pe, with pe removed, or
+// nil when there are none. The result is shared with s.
+func (s *Set) WithPrefix(pe PathElement) *Set {
+	if s == nil {
+		return nil
+	}
+	if i, ok := searchChildren(s.children, pe); ok {
+		return s.children[i].Set
+	}
+	return nil
+}
+
+// Has reports whether p is a member path of s. The empty path never is.
+func (s *Set) Has(p Path) bool {
+	if len(p) == 0 {
+		return false
+	}
+	for len(p) > 1 {
+		s = s.WithPrefix(p[0])
+		if s == nil {
+			return false
+		}
+		p = p[1:]
+	}
+	return s.HasMember(p[0])
+}
+
+// Equal reports whether s and o hold the same paths.
+func (s *Set) Equal(o *Set) bool {
+	if s == o {
+		return true
+	}
+	if s.Size() != o.Size() {
+		return false
+	}
+	if s.Empty() {
+		return true
+	}
+	if len(s.members) != len(o.members) || len(s.children) != len(o.children) {
+		return false
+	}
+	for i := range s.members {
+		if !s.members[i].Equal(o.members[i]) {
+			return false
+		}
+	}
+	for i := range s.children {
+		if !s.children[i].Element.Equal(o.children[i].Element) || !s.children[i].Set.Equal(o.children[i].Set) {
+			return false
+		}
+	}
+	return true
+}
+
+// acc accumulates the output slice of a merge walk over two sorted inputs a
+// and b without allocating as long as the output is a prefix of a or of b
+// (item for item, as told by push).
+type acc[T any] struct {
+	a, b         []T
+	out          []T
+	n            int
+	hint         int
+	sameA, sameB bool
+}
+
+func newAcc[T any](a, b []T, hint int) acc[T] {
+	return acc[T]{a: a, b: b, hint: hint, sameA: true, sameB: true}
+}
+
+// push appends x. ia is the index of x in a when x is a's item itself, else
+// -1; ib likewise for b.
+func (c *acc[T]) push(x T, ia, ib int) {
+	if c.out == nil {
+		wasA := c.sameA
+		if ia != c.n {
+			c.sameA = false
+		}
+		if ib != c.n {
+			c.sameB = false
+		}
+		if c.sameA || c.sameB {
+			c.n++
+			return
+		}
+		if c.hint <= c.n {
+			c.hint = c.n + 1
+		}
+		c.out = make([]T, c.n, c.hint)
+		if wasA {
+			copy(c.out, c.a[:c.n])
+		} else {
+			copy(c.out, c.b[:c.n])
+		}
+	}
+	c.out = append(c.out, x)
+	c.n++
+}
+
+// result returns the output and whether it is all of a, all of b.
+func (c *acc[T]) result() (out []T, isA, isB bool) {
+	if c.out != nil {
+		return c.out, false, false
+	}
+	isA = c.sameA && c.n == len(c.a)
+	isB = c.sameB && c.n == len(c.b)
+	switch {
+	case c.n == 0:
+		return nil, isA, isB
+	case c.sameA:
+		return c.a[:c.n:c.n], isA, isB
+	default:
+		return c.b[:c.n:c.n], isA, isB
+	}
+}
+
+// combine returns a when the result is all of a, b when it is all of b, and
+// a new node otherwise.
+func combine(ma *acc[PathElement], ca *acc[Child], a, b *Set) *Set {
+	m, mA, mB := ma.result()
+	c, cA, cB := ca.result()
+	if mA && cA {
+		return a
+	}
+	if mB && cB {
+		return b
+	}
+	return newNode(m, c)
+}
+
+func identical(r, x *Set, i int) int {
+	if r == x {
+		return i
+	}
+	return -1
+}
+
+// Union returns the paths in s or in o.
+func (s *Set) Union(o *Set) *Set {
+	if s.Empty() {
+		if o.Empty() {
+			return nil
+		}
+		return o
+	}
+	if o.Empty() || s == o {
+		return s
+	}
+	a, b := s.members, o.members
+	ma := newAcc(a, b, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := a[i].Compare(b[j]); {
+		case c < 0:
+			ma.push(a[i], i, -1)
+			i++
+		case c > 0:
+			ma.push(b[j], -1, j)
+			j++
+		default:
+			ma.push(a[i], i, j)
+			i++
+			j++
+		}
+	}
+	for ; i < len(a); i++ {
+		ma.push(a[i], i, -1)
+	}
+	for ; j < len(b); j++ {
+		ma.push(b[j], -1, j)
+	}
+
+	ac, bc := s.children, o.children
+	ca := newAcc(ac, bc, len(ac)+len(bc))
+	i, j = 0, 0
+	for i < len(ac) && j < len(bc) {
+		switch c := ac[i].Element.Compare(bc[j].Element); {
+		case c < 0:
+			ca.push(ac[i], i, -1)
+			i++
+		case c > 0:
+			ca.push(bc[j], -1, j)
+			j++
+		default:
+			u := ac[i].Set.Union(bc[j].Set)
+			ca.push(Child{ac[i].Element, u}, identical(u, ac[i].Set, i), identical(u, bc[j].Set, j))
+			i++
+			j++
+		}
+	}
+	for ; i < len(ac); i++ {
+		ca.push(ac[i], i, -1)
+	}
+	for ; j < len(bc); j++ {
+		ca.push(bc[j], -1, j)
+	}
+	return combine(&ma, &ca, s, o)
+}
+
+// Intersection returns the paths in both s and o.
+func (s *Set) Intersection(o *Set) *Set {
+	if s.Empty() || o.Empty() {
+		return nil
+	}
+	if s == o {
+		return s
+	}
+	a, b := s.members, o.members
+	ma := newAcc(a, b, min(len(a), len(b)))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := a[i].Compare(b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			ma.push(a[i], i, j)
+			i++
+			j++
+		}
+	}
+	ac, bc := s.children, o.children
+	ca := newAcc(ac, bc, min(len(ac), len(bc)))
+	i, j = 0, 0
+	for i < len(ac) && j < len(bc) {
+		switch c := ac[i].Element.Compare(bc[j].Element); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			if r := ac[i].Set.Intersection(bc[j].Set); !r.Empty() {
+				ca.push(Child{ac[i].Element, r}, identical(r, ac[i].Set, i), identical(r, bc[j].Set, j))
+			}
+			i++
+			j++
+		}
+	}
+	return combine(&ma, &ca, s, o)
+}
+
+// Difference returns the paths in s that are not in o. A path of s is kept
+// even when o holds one of its prefixes (see RecursiveDifference for the
+// operation that removes whole subtrees).
+func (s *Set) Difference(o *Set) *Set {
+	if s.Empty() || s == o {
+		return nil
+	}
+	if o.Empty() {
+		return s
+	}
+	a, b := s.members, o.members
+	ma := newAcc(a, nil, len(a))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := a[i].Compare(b[j]); {
+		case c < 0:
+			ma.push(a[i], i, -1)
+			i++
+		case c > 0:
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	for ; i < len(a); i++ {
+		ma.push(a[i], i, -1)
+	}
+	ac, bc := s.children, o.children
+	ca := newAcc(ac, nil, len(ac))
+	i, j = 0, 0
+	for i < len(ac) && j < len(bc) {
+		switch c := ac[i].Element.Compare(bc[j].Element); {
+		case c < 0:
+			ca.push(ac[i], i, -1)
+			i++
+		case c > 0:
+			j++
+		default:
+			if d := ac[i].Set.Difference(bc[j].Set); !d.Empty() {
+				ca.push(Child{ac[i].Element, d}, identical(d, ac[i].Set, i), -1)
+			}
+			i++
+			j++
+		}
+	}
+	for ; i < len(ac); i++ {
+		ca.push(ac[i], i, -1)
+	}
+	return combine(&ma, &ca, s, nil)
+}
+
+// RecursiveDifference returns the paths of s that neither are in o nor have
+// a prefix in o: every member of o removes itself and its whole subtree from
+// s. With s = {a.b.c, a.d} and o = {a.b}, the result is {a.d}.
+func (s *Set) RecursiveDifference(o *Set) *Set {
+	if s.Empty() || s == o {
+		return nil
+	}
+	if o.Empty() {
+		return s
+	}
+	a, b := s.members, o.members
+	ma := newAcc(a, nil, len(a))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := a[i].Compare(b[j]); {
+		case c < 0:
+			ma.push(a[i], i, -1)
+			i++
+		case c > 0:
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	for ; i < len(a); i++ {
+		ma.push(a[i], i, -1)
+	}
+	ac, bc := s.children, o.children
+	ca := newAcc(ac, nil, len(ac))
+	j, k := 0, 0 // j walks o's children, k walks o's members
+	for i := range ac {
+		el := ac[i].Element
+		for k < len(b) && b[k].Compare(el) < 0 {
+			k++
+		}
+		if k < len(b) && b[k].Compare(el) == 0 {
+			continue // o owns el: drop the whole subtree
+		}
+		for j < len(bc) && bc[j].Element.Compare(el) < 0 {
+			j++
+		}
+		if j < len(bc) && bc[j].Element.Compare(el) == 0 {
+			if d := ac[i].Set.RecursiveDifference(bc[j].Set); !d.Empty() {
+				ca.push(Child{el, d}, identical(d, ac[i].Set, i), -1)
+			}
+			continue
+		}
+		ca.push(ac[i], i, -1)
+	}
+	return combine(&ma, &ca, s, nil)
+}
+
+// Leaves returns the paths of s that are not a proper prefix of another path
+// of s.
+func (s *Set) Leaves() *Set {
+	if s.Empty() {
+		return nil
+	}
+	a, ac := s.members, s.children
+	ma := newAcc(a, nil, len(a))
+	j := 0
+	for i := range a {
+		for j < len(ac) && ac[j].Element.Compare(a[i]) < 0 {
+			j++
+		}
+		if j < len(ac) && ac[j].Element.Compare(a[i]) == 0 {
+			continue
+		}
+		ma.push(a[i], i, -1)
+	}
+	ca := newAcc(ac, nil, len(ac))
+	for i := range ac {
+		l := ac[i].Set.Leaves()
+		ca.push(Child{ac[i].Element, l}, identical(l, ac[i].Set, i), -1)
+	}
+	return combine(&ma, &ca, s, nil)
+}
+
+// Insert returns s with p added. s is not modified: the result shares every
+// subtree that p does not pass through. An empty p is ignored.
+func (s *Set) Insert(p Path) *Set {
+	if len(p) == 0 {
+		return s
+	}
+	var members []PathElement
+	var children []Child
+	if s != nil {
+		members, children = s.members, s.children
+	}
+	if len(p) == 1 {
+		i, ok := searchMembers(members, p[0])
+		if ok {
+			return s
+		}
+		m := make([]PathElement, len(members)+1)
+		copy(m, members[:i])
+		m[i] = p[0]
+		copy(m[i+1:], members[i:])
+		return &Set{members: m, children: children, size: s.Size() + 1}
+	}
+	i, ok := searchChildren(children, p[0])
+	var sub *Set
+	if ok {
+		sub = children[i].Set.Insert(p[1:])
+		if sub == children[i].Set {
+			return s
+		}
+		c := make([]Child, len(children))
+		copy(c, children)
+		c[i].Set = sub
+		return &Set{members: members, children: c, size: s.Size() + 1}
+	}
+	sub = (*Set)(nil).Insert(p[1:])
+	c := make([]Child, len(children)+1)
+	copy(c, children[:i])
+	c[i] = Child{p[0], sub}
+	copy(c[i+1:], children[i:])
+	return &Set{members: members, children: c, size: s.Size() + 1}
+}
+
+// Filter returns the paths p of s for which keep(p) is true. The path passed
+// to keep is reused between calls: copy it to keep it.
+func (s *Set) Filter(keep func(Path) bool) *Set {
+	if s.Empty() {
+		return nil
+	}
+	buf := make(Path, 0, 16)
+	return s.filter(&buf, keep)
+}
+
+func (s *Set) filter(buf *Path, keep func(Path) bool) *Set {
+	depth := len(*buf)
+	a := s.members
+	ma := newAcc(a, nil, len(a))
+	for i := range a {
+		*buf = append((*buf)[:depth], a[i])
+		if keep(*buf) {
+			ma.push(a[i], i, -1)
+		}
+	}
+	ac := s.children
+	ca := newAcc(ac, nil, len(ac))
+	for i := range ac {
+		*buf = append((*buf)[:depth], ac[i].Element)
+		if f := ac[i].Set.filter(buf, keep); !f.Empty() {
+			ca.push(Child{ac[i].Element, f}, identical(f, ac[i].Set, i), -1)
+		}
+	}
+	*buf = (*buf)[:depth]
+	return combine(&ma, &ca, s, nil)
+}
+
+// All yields the member paths of s in pre-order: at each node its members in
+// order, then each child's paths in order. The yielded Path is reused between
+// iterations: copy it to keep it.
+func (s *Set) All() iter.Seq[Path] {
+	return func(yield func(Path) bool) {
+		if s.Empty() {
+			return
+		}
+		buf := make(Path, 0, 16)
+		s.walk(&buf, yield)
+	}
+}
+
+func (s *Set) walk(buf *Path, yield func(Path) bool) bool {
+	depth := len(*buf)
+	for _, m := range s.members {
+		*buf = append((*buf)[:depth], m)
+		if !yield(*buf) {
+			return false
+		}
+	}
+	for _, c := range s.children {
+		*buf = append((*buf)[:depth], c.Element)
+		if !c.Set.walk(buf, yield) {
+			return false
+		}
+	}
+	*buf = (*buf)[:depth]
+	return true
+}
+
+// String returns the member paths of s one per line, in the order of All,
+// with no trailing newline.
+func (s *Set) String() string {
+	var b []byte
+	first := true
+	for p := range s.All() {
+		if !first {
+			b = append(b, '\n')
+		}
+		first = false
+		b = p.appendText(b)
+	}
+	return string(b)
+}
+
+// Builder builds a Set from paths inserted one at a time. It is faster than
+// repeated Set.Insert and accepts paths in any order (sorted input is
+// fastest).
+//
+// A Builder is for use by one goroutine. Build freezes the inserted paths into
+// an immutable Set; the Builder must not be used after Build. The zero
+// Builder is ready to use.
+type Builder struct {
+	root bnode
+}
+
+type bnode struct {
+	members  []PathElement
+	children []bchild
+	unsorted bool // members or children were appended out of order
+}
+
+type bchild struct {
+	pe   PathElement
+	node *bnode
+}
+
+// Insert adds p. An empty p is ignored. The Builder keeps the elements of p
+// (which are immutable) but not the slice.
+func (b *Builder) Insert(p Path) {
+	if len(p) == 0 {
+		return
+	}
+	n := &b.root
+	for _, pe := range p[:len(p)-1] {
+		n = n.descend(pe)
+	}
+	n.addMember(p[len(p)-1])
+}
+
+func (n *bnode) addMember(pe PathElement) {
+	if k := len(n.members); k > 0 {
+		c := n.members[k-1].Compare(pe)
+		if c == 0 {
+			return
+		}
+		if c > 0 {
+			n.unsorted = true
+		}
+	}
+	n.members = append(n.members, pe)
+}
+
+func (n *bnode) descend(pe PathElement) *bnode {
+	if k := len(n.children); k > 0 {
+		c := n.children[k-1].pe.Compare(pe)
+		if c == 0 {
+			return n.children[k-1].node
+		}
+		if c > 0 {
+			if !n.unsorted {
+				// Still sorted: the child may exist already.
+				lo, hi := 0, k
+				for lo < hi {
+					h := int(uint(lo+hi) >> 1)
+					if n.children[h].pe.Compare(pe) < 0 {
+						lo = h + 1
+					} else {
+						hi = h
+					}
+				}
+				if n.children[lo].pe.Compare(pe) == 0 {
+					return n.children[lo].node
+				}
+			}
+			n.unsorted = true
+		}
+	}
+	child := &bnode{}
+	n.children = append(n.children, bchild{pe, child})
+	return child
+}
+
+// Build returns the set of the inserted paths (nil when there are none) and
+// resets the Builder.
+func (b *Builder) Build() *Set {
+	s := b.root.freeze()
+	b.root = bnode{}
+	return s
+}
+
+func (n *bnode) freeze() *Set {
+	if n.unsorted {
+		n.normalize()
+	}
+	children := make([]Child, len(n.children))
+	for i, c := range n.children {
+		children[i] = Child{c.pe, c.node.freeze()}
+	}
+	if len(children) == 0 {
+		children = nil
+	}
+	members := n.members
+	if len(members) > 0 {
+		members = members[:len(members):len(members)]
+	}
+	return newNode(members, children)
+}
+
+// normalize sorts the members and children of n and merges duplicates.
+func (n *bnode) normalize() {
+	sortElements(n.members)
+	m := n.members[:0]
+	for i, pe := range n.members {
+		if i > 0 && pe.Compare(m[len(m)-1]) == 0 {
+			continue
+		}
+		m = append(m, pe)
+	}
+	clear(n.members[len(m):])
+	n.members = m
+
+	sortChildren(n.children)
+	c := n.children[:0]
+	for i, ch := range n.children {
+		if i > 0 && ch.pe.Compare(c[len(c)-1].pe) == 0 {
+			last := c[len(c)-1].node
+			last.members = append(last.members, ch.node.members...)
+			last.children = append(last.children, ch.node.children...)
+			last.unsorted = true
+			continue
+		}
+		c = append(c, ch)
+	}
+	clear(n.children[len(c):])
+	n.children = c
+	n.unsorted = false
+}
+
+func sortElements(s []PathElement) {
+	slices.SortStableFunc(s, func(a, b PathElement) int { return a.Compare(b) })
+}
+
+func sortChildren(s []bchild) {
+	slices.SortStableFunc(s, func(a, b bchild) int { return a.pe.Compare(b.pe) })
+}

@@ -1,0 +1,366 @@
+package merge
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/typed"
+	"github.com/structmerge/structmerge/value"
+)
+
+// Converter converts an object between the API versions managers recorded
+// their fields in.
+type Converter interface {
+	// Convert returns v at the given version.
+	Convert(v typed.Value, version string) (typed.Value, error)
+	// IsMissingVersionError reports whether err says the version no longer
+	// exists; managers recorded at such a version are dropped.
+	IsMissingVersionError(err error) bool
+}
+
+// identity is the converter for objects with one version.
+type identity struct{}
+
+func (identity) Convert(v typed.Value, _ string) (typed.Value, error) { return v, nil }
+func (identity) IsMissingVersionError(error) bool                    { return false }
+
+// Option configures an Updater.
+type Option func(*options)
+
+type options struct {
+	converter    Converter
+	converterSet bool
+	ignored      map[string]*fieldpath.Set
+}
+
+// WithConverter sets the converter between API versions (the default treats
+// every version as the same).
+func WithConverter(c Converter) Option {
+	return func(o *options) { o.converter, o.converterSet = c, true }
+}
+
+// WithIgnoredFields names, per API version, fields that nobody owns: they are
+// left out of every manager's set and of conflicts (a status, for example).
+func WithIgnoredFields(fields map[string]*fieldpath.Set) Option {
+	return func(o *options) {
+		o.ignored = make(map[string]*fieldpath.Set, len(fields))
+		for k, v := range fields {
+			o.ignored[k] = v
+		}
+	}
+}
+
+// ApplyOption changes one Apply.
+type ApplyOption func(*applyOptions)
+
+type applyOptions struct {
+	force bool
+}
+
+// Force makes Apply take the fields it conflicts on instead of failing.
+func Force() ApplyOption {
+	return func(o *applyOptions) { o.force = true }
+}
+
+// Updater runs Update and Apply. Immutable after NewUpdater; safe for
+// concurrent use.
+type Updater struct {
+	conv    Converter
+	ignored map[string]*fieldpath.Set
+}
+
+// NewUpdater returns an Updater configured by opts.
+func NewUpdater(opts ...Option) (*Updater, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.converterSet && o.converter == nil {
+		return nil, errors.New("merge: WithConverter given a nil converter")
+	}
+	if o.converter == nil {
+		o.converter = identity{}
+	}
+	return &Updater{conv: o.converter, ignored: o.ignored}, nil
+}
+
+func (u *Updater) ignore(version string, s *fieldpath.Set) *fieldpath.Set {
+	if ig := u.ignored[version]; !ig.Empty() {
+		return s.RecursiveDifference(ig)
+	}
+	return s
+}
+
+func (u *Updater) compare(old, updated typed.Value, version string) (*typed.Comparison, error) {
+	c, err := typed.Compare(old.Type(), old.Value(), updated.Value())
+	if err != nil {
+		return nil, fmt.Errorf("failed to compare objects: %w", err)
+	}
+	if ig := u.ignored[version]; !ig.Empty() {
+		c = c.ExcludeFields(ig)
+	}
+	return c, nil
+}
+
+// changeOwners takes from every manager but the one writing the fields the
+// write changes (all of them when forced; else conflicts are an error) and
+// the fields it removes. managers is owned by the caller and modified.
+func (u *Updater) changeOwners(old, updated typed.Value, version string, managers fieldpath.Managers, writer string, force bool) (*typed.Comparison, error) {
+	comparisons := map[string]*typed.Comparison{}
+	c, err := u.compare(old, updated, version)
+	if err != nil {
+		return nil, err
+	}
+	comparisons[version] = c
+	conflicts := fieldpath.Managers{}
+	removed := map[string]*fieldpath.Set{}
+	for _, name := range managers.Names() {
+		if name == writer {
+			continue
+		}
+		m := managers[name]
+		vc, ok := comparisons[m.APIVersion]
+		if !ok {
+			oldAt, err := u.conv.Convert(old, m.APIVersion)
+			if err != nil {
+				if u.conv.IsMissingVersionError(err) {
+					delete(managers, name)
+					continue
+				}
+				return nil, fmt.Errorf("failed to convert old object: %w", err)
+			}
+			newAt, err := u.conv.Convert(updated, m.APIVersion)
+			if err != nil {
+				if u.conv.IsMissingVersionError(err) {
+					delete(managers, name)
+					continue
+				}
+				return nil, fmt.Errorf("failed to convert new object: %w", err)
+			}
+			if vc, err = u.compare(oldAt, newAt, m.APIVersion); err != nil {
+				return nil, err
+			}
+			comparisons[m.APIVersion] = vc
+		}
+		if cs := m.Set.Intersection(vc.Modified.Union(vc.Added)); !cs.Empty() {
+			conflicts[name] = fieldpath.VersionedSet{Set: cs, APIVersion: m.APIVersion}
+		}
+		if !vc.Removed.Empty() {
+			removed[name] = vc.Removed
+		}
+	}
+	if !force && len(conflicts) > 0 {
+		return nil, conflictsFrom(conflicts)
+	}
+	for _, name := range conflicts.Names() {
+		m := managers[name]
+		m.Set = m.Set.Difference(conflicts[name].Set)
+		managers[name] = m
+	}
+	for _, name := range sortedKeys(removed) {
+		m := managers[name]
+		m.Set = m.Set.Difference(removed[name])
+		managers[name] = m
+	}
+	for _, name := range managers.Names() {
+		if managers[name].Set.Empty() {
+			delete(managers, name)
+		}
+	}
+	return c, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Update records that manager replaced live by obj (a PUT or a patch that is
+// not an apply): every other manager loses the fields that changed or
+// disappeared, and manager owns what it changed. It never conflicts.
+func (u *Updater) Update(live, obj typed.Value, version string, managers fieldpath.Managers, manager string) (typed.Value, fieldpath.Managers, error) {
+	managers, err := u.reconcile(live, managers)
+	if err != nil {
+		return typed.Value{}, nil, err
+	}
+	c, err := u.changeOwners(live, obj, version, managers, manager, true)
+	if err != nil {
+		return typed.Value{}, nil, err
+	}
+	set := managers[manager].Set.Difference(c.Removed).Union(c.Modified).Union(c.Added)
+	set = u.ignore(version, set)
+	if set.Empty() {
+		delete(managers, manager)
+	} else {
+		managers[manager] = fieldpath.VersionedSet{Set: set, APIVersion: version}
+	}
+	return obj, managers, nil
+}
+
+// Apply merges config into live on behalf of manager. Fields that other
+// managers own and that the apply would change are conflicts (a Conflicts
+// error) unless Force is given, in which case manager takes them. Fields
+// manager applied before and no longer applies are removed unless another
+// manager owns them. When nothing in the object changes, the live object is
+// returned as it is.
+func (u *Updater) Apply(live, config typed.Value, version string, managers fieldpath.Managers, manager string, opts ...ApplyOption) (typed.Value, fieldpath.Managers, error) {
+	var o applyOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	managers, err := u.reconcile(live, managers)
+	if err != nil {
+		return typed.Value{}, nil, err
+	}
+	mergedValue, err := typed.Merge(live.Type(), live.Value(), config.Value())
+	if err != nil {
+		return typed.Value{}, nil, fmt.Errorf("failed to merge config: %w", err)
+	}
+	merged := typed.NewUnvalidated(live.Type(), mergedValue)
+	last, hadLast := managers[manager]
+	set, err := typed.FieldSet(config.Type(), config.Value())
+	if err != nil {
+		return typed.Value{}, nil, fmt.Errorf("failed to get field set: %w", err)
+	}
+	managers[manager] = fieldpath.VersionedSet{Set: u.ignore(version, set), APIVersion: version, Applied: true}
+	if hadLast && !last.Set.Empty() {
+		if merged, err = u.prune(merged, managers, manager, last); err != nil {
+			return typed.Value{}, nil, fmt.Errorf("failed to prune fields: %w", err)
+		}
+	}
+	if _, err := u.changeOwners(live, merged, version, managers, manager, o.force); err != nil {
+		return typed.Value{}, nil, err
+	}
+	if value.Equal(live.Value(), merged.Value()) {
+		return live, managers, nil
+	}
+	return merged, managers, nil
+}
+
+// reconcile adapts every manager's set to the live object's schema; the
+// result is a new map the caller owns.
+func (u *Updater) reconcile(live typed.Value, managers fieldpath.Managers) (fieldpath.Managers, error) {
+	out := make(fieldpath.Managers, len(managers))
+	for _, name := range managers.Names() {
+		m := managers[name]
+		at, err := u.conv.Convert(live, m.APIVersion)
+		if err != nil {
+			if u.conv.IsMissingVersionError(err) {
+				continue
+			}
+			return nil, err
+		}
+		s, err := typed.ReconcileFieldSet(at.Type(), m.Set)
+		if err != nil {
+			return nil, err
+		}
+		if s != nil {
+			m.Set = s
+		}
+		out[name] = m
+	}
+	return out, nil
+}
+
+// prune removes from merged what manager applied last time (last) and no
+// longer applies, unless another manager owns it.
+func (u *Updater) prune(merged typed.Value, managers fieldpath.Managers, manager string, last fieldpath.VersionedSet) (typed.Value, error) {
+	at, err := u.conv.Convert(merged, last.APIVersion)
+	if err != nil {
+		if u.conv.IsMissingVersionError(err) {
+			return merged, nil
+		}
+		return typed.Value{}, fmt.Errorf("failed to convert merged object to last applied version: %w", err)
+	}
+	t := at.Type()
+	pruned := typed.NewUnvalidated(t, typed.RemoveItems(t, at.Value(), typed.EnsureNamedFieldsAreMembers(t, last.Set)))
+	if pruned, err = u.addBackOwned(at, pruned, last.APIVersion, managers); err != nil {
+		return typed.Value{}, fmt.Errorf("failed add back owned items: %w", err)
+	}
+	if pruned, err = u.addBackDangling(at, pruned, last); err != nil {
+		return typed.Value{}, fmt.Errorf("failed add back dangling items: %w", err)
+	}
+	return u.conv.Convert(pruned, managers[manager].APIVersion)
+}
+
+// addBackOwned puts back into pruned what any manager owns, version by
+// version: the pruned version first, then the others in order.
+func (u *Updater) addBackOwned(merged, pruned typed.Value, prunedVersion string, managers fieldpath.Managers) (typed.Value, error) {
+	owned := map[string]*fieldpath.Set{}
+	for _, name := range managers.Names() {
+		m := managers[name]
+		owned[m.APIVersion] = owned[m.APIVersion].Union(m.Set)
+	}
+	versions := sortedKeys(owned)
+	if _, ok := owned[prunedVersion]; ok {
+		versions = slices.DeleteFunc(versions, func(v string) bool { return v == prunedVersion })
+		versions = append([]string{prunedVersion}, versions...)
+	}
+	var err error
+	for _, version := range versions {
+		if merged, pruned, err = u.addBackOwnedAt(merged, pruned, version, owned[version]); err != nil {
+			return typed.Value{}, err
+		}
+	}
+	return pruned, nil
+}
+
+func (u *Updater) addBackOwnedAt(merged, pruned typed.Value, version string, owned *fieldpath.Set) (typed.Value, typed.Value, error) {
+	m, err := u.conv.Convert(merged, version)
+	if err != nil {
+		if u.conv.IsMissingVersionError(err) {
+			return merged, pruned, nil
+		}
+		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to convert merged object at version %v: %w", version, err)
+	}
+	p, err := u.conv.Convert(pruned, version)
+	if err != nil {
+		if u.conv.IsMissingVersionError(err) {
+			return m, pruned, nil
+		}
+		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to convert pruned object at version %v: %w", version, err)
+	}
+	t := m.Type()
+	mergedSet, err := typed.FieldSet(t, m.Value())
+	if err != nil {
+		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to create field set from merged object at version %v: %w", version, err)
+	}
+	prunedSet, err := typed.FieldSet(p.Type(), p.Value())
+	if err != nil {
+		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to create field set from pruned object at version %v: %w", version, err)
+	}
+	keep := typed.EnsureNamedFieldsAreMembers(t, prunedSet).Union(typed.EnsureNamedFieldsAreMembers(t, owned))
+	drop := typed.EnsureNamedFieldsAreMembers(t, mergedSet).Difference(keep)
+	return m, typed.NewUnvalidated(t, typed.RemoveItems(t, m.Value(), drop)), nil
+}
+
+// addBackDangling puts back what merged has that neither the pruning nor
+// the last applied set accounts for.
+func (u *Updater) addBackDangling(merged, pruned typed.Value, last fieldpath.VersionedSet) (typed.Value, error) {
+	p, err := u.conv.Convert(pruned, last.APIVersion)
+	if err != nil {
+		if u.conv.IsMissingVersionError(err) {
+			return merged, nil
+		}
+		return typed.Value{}, fmt.Errorf("failed to convert pruned object to last applied version: %w", err)
+	}
+	t := merged.Type()
+	prunedSet, err := typed.FieldSet(p.Type(), p.Value())
+	if err != nil {
+		return typed.Value{}, fmt.Errorf("failed to create field set from pruned object in last applied version: %w", err)
+	}
+	mergedSet, err := typed.FieldSet(t, merged.Value())
+	if err != nil {
+		return typed.Value{}, fmt.Errorf("failed to create field set from merged object in last applied version: %w", err)
+	}
+	drop := typed.EnsureNamedFieldsAreMembers(t, mergedSet).
+		Difference(typed.EnsureNamedFieldsAreMembers(t, prunedSet)).
+		Intersection(typed.EnsureNamedFieldsAreMembers(t, last.Set))
+	return typed.NewUnvalidated(t, typed.RemoveItems(t, merged.Value(), drop)), nil
+}

@@ -1,0 +1,91 @@
+package schema
+
+import (
+	"slices"
+
+	"github.com/structmerge/structmerge/value"
+)
+
+// Equal reports whether two compiled types are structurally the same: the
+// same scalar kind; lists with the same relationship, keys, key defaults and
+// equal element types; maps with the same relationship, the same fields in
+// the same order (names, defaults, equal types), equal element types and the
+// same unions. Names are not compared, so a type built from OpenAPI and one
+// parsed from YAML compare equal when they behave the same.
+//
+// The graphs may have cycles: Equal explores pairs of nodes with a worklist
+// (no recursion) and assumes a pair equal while it is being compared, which
+// gives the largest consistent answer.
+func Equal(a, b *Type) bool {
+	type pair struct{ a, b *Type }
+	var seen map[pair]struct{}
+	work := []pair{{a, b}}
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		if p.a == p.b {
+			continue
+		}
+		if p.a == nil || p.b == nil {
+			return false
+		}
+		if seen == nil {
+			seen = make(map[pair]struct{})
+		}
+		if _, ok := seen[p]; ok {
+			continue
+		}
+		seen[p] = struct{}{}
+		x, y := p.a, p.b
+		if x.scalar != y.scalar || x.unresolvable != y.unresolvable {
+			return false
+		}
+		if (x.list == nil) != (y.list == nil) || (x.m == nil) != (y.m == nil) {
+			return false
+		}
+		if x.list != nil {
+			if !listShallowEqual(x.list, y.list) {
+				return false
+			}
+			work = append(work, pair{x.list.elem, y.list.elem})
+		}
+		if xm, ym := x.m, y.m; xm != nil {
+			if xm.rel != ym.rel || len(xm.fields) != len(ym.fields) || (xm.elem == nil) != (ym.elem == nil) {
+				return false
+			}
+			if !slices.EqualFunc(xm.unions, ym.unions, unionEqual) {
+				return false
+			}
+			for i := range xm.fields {
+				fx, fy := &xm.fields[i], &ym.fields[i]
+				if fx.name != fy.name || fx.hasDef != fy.hasDef || (fx.hasDef && !value.Equal(fx.def, fy.def)) {
+					return false
+				}
+				work = append(work, pair{fx.typ, fy.typ})
+			}
+			if xm.elem != nil {
+				work = append(work, pair{xm.elem, ym.elem})
+			}
+		}
+	}
+	return true
+}
+
+func listShallowEqual(x, y *List) bool {
+	if x.rel != y.rel || !slices.Equal(x.keys, y.keys) {
+		return false
+	}
+	for i := range x.keys {
+		vx, okx := x.KeyDefault(i)
+		vy, oky := y.KeyDefault(i)
+		if okx != oky || (okx && !value.Equal(vx, vy)) {
+			return false
+		}
+	}
+	return true
+}
+
+func unionEqual(x, y Union) bool {
+	return x.discriminator == y.discriminator && x.hasDiscriminator == y.hasDiscriminator &&
+		x.deduceInvalid == y.deduceInvalid && slices.Equal(x.fields, y.fields)
+}

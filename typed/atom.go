@@ -1,0 +1,209 @@
+package typed
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// atom is the part of a type that applies to one value: a type may describe
+// a scalar, a list and a map at once (the untyped types do), and the value's
+// kind picks which.
+type atom struct {
+	scalar schema.ScalarKind
+	list   *schema.List
+	m      *schema.Map
+}
+
+func fullAtom(t *schema.Type) atom {
+	if t == nil {
+		return atom{}
+	}
+	return atom{scalar: t.Scalar(), list: t.List(), m: t.Map()}
+}
+
+// deduce narrows the atom of t to the part that fits v. When v is absent,
+// null, or of a kind t does not describe, the whole atom is kept.
+func deduce(t *schema.Type, v *value.Value) atom {
+	a := fullAtom(t)
+	if v == nil {
+		return a
+	}
+	switch v.Kind() {
+	case value.Bool, value.Int, value.Float, value.String:
+		if a.scalar != schema.NoScalar {
+			return atom{scalar: a.scalar}
+		}
+	case value.List:
+		if a.list != nil {
+			return atom{list: a.list}
+		}
+	case value.Map:
+		if a.m != nil {
+			return atom{m: a.m}
+		}
+	}
+	return a
+}
+
+// kind says which handler an atom goes to: maps first, then scalars, then lists.
+type atomKind uint8
+
+const (
+	atomInvalid atomKind = iota
+	atomMap
+	atomScalar
+	atomList
+)
+
+func (a atom) kind() atomKind {
+	switch {
+	case a.m != nil:
+		return atomMap
+	case a.scalar != schema.NoScalar:
+		return atomScalar
+	case a.list != nil:
+		return atomList
+	}
+	return atomInvalid
+}
+
+func invalidAtomMessage(t *schema.Type) string {
+	if t != nil && t.Name() != "" {
+		return "schema error: invalid atom: named type: " + t.Name()
+	}
+	return "schema error: invalid atom: inlined"
+}
+
+// fieldType returns the type of the field called name in m: the declared
+// field's type, else the element type (nil when the map has none).
+func fieldType(m *schema.Map, name string) (*schema.Type, bool) {
+	if f, ok := m.Field(name); ok {
+		return f.Type(), true
+	}
+	return m.ElementType(), false
+}
+
+// describeKind names the kind of a value for error messages.
+func describeKind(v value.Value) string {
+	switch v.Kind() {
+	case value.Null:
+		return "null"
+	case value.Bool:
+		return "boolean"
+	case value.Int:
+		return "int"
+	case value.Float:
+		return "float"
+	case value.String:
+		return "string"
+	case value.List:
+		return "list"
+	case value.Map:
+		return "map"
+	}
+	return v.Kind().String()
+}
+
+// scalarProblem returns a message when v (present and not null) does not fit
+// the scalar kind k, else "".
+func scalarProblem(k schema.ScalarKind, v value.Value) string {
+	switch v.Kind() {
+	case value.Null:
+		return ""
+	}
+	switch k {
+	case schema.Numeric:
+		if !v.IsNumber() {
+			return "expected numeric (int or float), got " + describeKind(v)
+		}
+	case schema.String:
+		if v.Kind() != value.String {
+			return "expected string, got " + describeKind(v)
+		}
+	case schema.Boolean:
+		if v.Kind() != value.Bool {
+			return "expected boolean, got " + describeKind(v)
+		}
+	case schema.Untyped:
+		switch v.Kind() {
+		case value.Bool, value.Int, value.Float, value.String:
+		default:
+			return "expected any scalar, got " + describeKind(v)
+		}
+	default:
+		return fmt.Sprintf("unexpected scalar type in schema: %v", k)
+	}
+	return ""
+}
+
+// itemElement returns the path element naming an item of an associative
+// list: its key fields for a list with keys (defaults filled in from the
+// schema), or the item itself for a set.
+func itemElement(l *schema.List, item value.Value) (fieldpath.PathElement, error) {
+	keys := l.Keys()
+	if len(keys) == 0 {
+		switch item.Kind() {
+		case value.Map:
+			return fieldpath.PathElement{}, errItemMapInSet
+		case value.List:
+			return fieldpath.PathElement{}, errItemListInSet
+		case value.Null:
+			return fieldpath.PathElement{}, errItemNullInSet
+		}
+		return fieldpath.MemberValue(item), nil
+	}
+	switch item.Kind() {
+	case value.Null:
+		return fieldpath.PathElement{}, errItemNullKeyed
+	case value.Map:
+	default:
+		return fieldpath.PathElement{}, errItemNotMapKeyed
+	}
+	fields := make([]value.Field, 0, len(keys))
+	for i, k := range keys {
+		if v, ok := item.Get(k); ok {
+			fields = append(fields, value.Field{Name: k, Value: v})
+		} else if d, ok := l.KeyDefault(i); ok {
+			fields = append(fields, value.Field{Name: k, Value: d})
+		}
+	}
+	if len(fields) == 0 {
+		return fieldpath.PathElement{}, &missingKeysError{keys: keys}
+	}
+	return fieldpath.Key(fields), nil
+}
+
+type itemError string
+
+func (e itemError) Error() string { return string(e) }
+
+const (
+	errItemMapInSet    itemError = "associative list without keys has an element that's a map type"
+	errItemListInSet   itemError = "not supported: associative list with lists as elements"
+	errItemNullInSet   itemError = "associative list without keys has an element that's an explicit null"
+	errItemNullKeyed   itemError = "associative list with keys may not have a null element"
+	errItemNotMapKeyed itemError = "associative list with keys may not have non-map elements"
+)
+
+type missingKeysError struct{ keys []string }
+
+func (e *missingKeysError) Error() string {
+	q := "["
+	for i, k := range e.keys {
+		if i > 0 {
+			q += " "
+		}
+		q += strconv.Quote(k)
+	}
+	q += "]"
+	return "associative list with keys has an element that omits all key fields " + q + " (and doesn't have default values for any key fields)"
+}
+
+// itemProblem formats the message of a bad list item.
+func itemProblem(i int, err error) string {
+	return "element " + strconv.Itoa(i) + ": " + err.Error()
+}

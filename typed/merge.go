@@ -1,0 +1,251 @@
+package typed
+
+import (
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// Merge merges the configuration rhs into the live value lhs, both of type
+// t: the configuration wins on leaves, atomic lists and maps are replaced
+// whole, granular maps are merged field by field, and associative lists are
+// merged by key, in the configuration's order, keeping the live items it does
+// not mention. An associative list of the configuration must not repeat a
+// key; the live value's may (the repeated items are merged as one).
+func Merge(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
+	w := merger{}
+	out, _ := w.walk(t, &lhs, &rhs)
+	if err := w.errs.result(); err != nil {
+		return value.Value{}, err
+	}
+	return out, nil
+}
+
+type merger struct {
+	path fieldpath.Path
+	errs errorList
+}
+
+// walk merges rhs into lhs (either nil when absent) and returns the result;
+// ok is false when there is none.
+func (w *merger) walk(t *schema.Type, lhs, rhs *value.Value) (out value.Value, ok bool) {
+	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
+	switch {
+	case rhs == nil:
+		return w.handle(t, alhs, lhs, rhs)
+	case lhs == nil || alhs == arhs:
+		return w.handle(t, arhs, lhs, rhs)
+	}
+	// The two sides are of different kinds: the configuration's view decides
+	// the result; the live side's view is still checked.
+	w.handle(t, alhs, lhs, rhs)
+	return w.handle(t, arhs, lhs, rhs)
+}
+
+func keepRHS(lhs, rhs *value.Value) (value.Value, bool) {
+	if rhs != nil {
+		return *rhs, true
+	}
+	if lhs != nil {
+		return *lhs, true
+	}
+	return value.Value{}, false
+}
+
+func (w *merger) handle(t *schema.Type, a atom, lhs, rhs *value.Value) (value.Value, bool) {
+	switch a.kind() {
+	case atomMap:
+		return w.doMap(a.m, lhs, rhs)
+	case atomScalar:
+		lp, rp := "", ""
+		if lhs != nil {
+			lp = scalarProblem(a.scalar, *lhs)
+		}
+		if rhs != nil {
+			rp = scalarProblem(a.scalar, *rhs)
+		}
+		if lp != "" && rp != "" {
+			w.errs.add(w.path, WrongKind, "lhs: "+lp)
+			w.errs.add(w.path, WrongKind, "rhs: "+rp)
+			return value.Value{}, false
+		}
+		return keepRHS(lhs, rhs)
+	case atomList:
+		return w.doList(a.list, lhs, rhs)
+	}
+	w.errs.add(w.path, SchemaProblem, invalidAtomMessage(t))
+	return value.Value{}, false
+}
+
+func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool) {
+	lm, rm := asKind(lhs, value.Map), asKind(rhs, value.Map)
+	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
+		return keepRHS(lhs, rhs)
+	}
+	var lf, rf []value.Field
+	if lm != nil {
+		lf = lm.Fields()
+	}
+	if rm != nil {
+		rf = rm.Fields()
+	}
+	out := make([]value.Field, 0, max(len(lf), len(rf)))
+	i, j := 0, 0
+	for i < len(lf) || j < len(rf) {
+		var name string
+		var l, r *value.Value
+		switch {
+		case j >= len(rf) || (i < len(lf) && lf[i].Name < rf[j].Name):
+			name, l = lf[i].Name, &lf[i].Value
+			i++
+		case i >= len(lf) || rf[j].Name < lf[i].Name:
+			name, r = rf[j].Name, &rf[j].Value
+			j++
+		default:
+			name, l, r = lf[i].Name, &lf[i].Value, &rf[j].Value
+			i++
+			j++
+		}
+		ft, _ := fieldType(m, name)
+		w.path = append(w.path, fieldpath.FieldName(name))
+		if v, ok := w.walk(ft, l, r); ok {
+			out = append(out, value.Field{Name: name, Value: v})
+		}
+		w.path = w.path[:len(w.path)-1]
+	}
+	if len(out) == 0 {
+		return value.Value{}, false
+	}
+	return value.NewMap(out), true
+}
+
+func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, bool) {
+	ll, rl := asKind(lhs, value.List), asKind(rhs, value.List)
+	if l.Relationship() == schema.Atomic || ((ll == nil || ll.Len() == 0) && (rl == nil || rl.Len() == 0)) {
+		return keepRHS(lhs, rhs)
+	}
+	if l.Relationship() != schema.Associative {
+		return value.Value{}, false
+	}
+	var litems, ritems []value.Value
+	if ll != nil {
+		litems = ll.Items()
+	}
+	if rl != nil {
+		ritems = rl.Items()
+	}
+	nerr := len(w.errs.errs)
+	ridx := w.index(l, ritems, false)
+	lidx := w.index(l, litems, true)
+	if len(w.errs.errs) > nerr {
+		return value.Value{}, false
+	}
+	elem := l.ElementType()
+	out := make([]value.Value, 0, max(len(litems), len(ritems)))
+	mergeItem := func(pe fieldpath.PathElement, lv, rv *value.Value) {
+		w.path = append(w.path, pe)
+		if v, ok := w.walk(elem, lv, rv); ok {
+			out = append(out, v)
+		}
+		w.path = w.path[:len(w.path)-1]
+	}
+	var null value.Value
+	// liveItem is the live item for a key: nil when absent, null when the
+	// live list repeats the key.
+	liveItem := func(pe fieldpath.PathElement) *value.Value {
+		first, n := lidx.lookup(pe)
+		switch {
+		case n == 0:
+			return nil
+		case n > 1:
+			return &null
+		}
+		return &litems[first]
+	}
+	rpos := func(pe fieldpath.PathElement) int {
+		first, _ := ridx.lookup(pe)
+		return first
+	}
+	// The configuration's items that the live list also has, in the
+	// configuration's order: live items are emitted around them.
+	var shared []int
+	for r := range ritems {
+		if first, _ := lidx.lookup(ridx.pes[r]); first >= 0 {
+			shared = append(shared, r)
+		}
+	}
+	next := -1
+	popShared := func() {
+		next = -1
+		if len(shared) > 0 {
+			next, shared = shared[0], shared[1:]
+		}
+	}
+	popShared()
+	merged := make([]bool, len(ritems))
+	for li, ri := 0, 0; li < len(litems) || ri < len(ritems); {
+		if li < len(litems) && ri < len(ritems) {
+			pe := lidx.pes[li]
+			if pe.Equal(ridx.pes[ri]) {
+				merged[ri] = true
+				mergeItem(pe, liveItem(pe), &ritems[ri])
+				li++
+				ri++
+				popShared()
+				continue
+			}
+			if rpos(pe) >= 0 && next >= 0 && !ridx.pes[next].Equal(pe) {
+				li++
+				continue
+			}
+		}
+		if li < len(litems) {
+			pe := lidx.pes[li]
+			if p := rpos(pe); p < 0 {
+				mergeItem(pe, &litems[li], nil)
+				li++
+				continue
+			} else if merged[p] {
+				li++
+			}
+		}
+		if ri < len(ritems) {
+			pe := ridx.pes[ri]
+			merged[ri] = true
+			mergeItem(pe, liveItem(pe), &ritems[ri])
+			if next >= 0 && ridx.pes[next].Equal(pe) {
+				popShared()
+			}
+			ri++
+		}
+	}
+	if len(out) == 0 {
+		return value.Value{}, false
+	}
+	return value.NewList(out), true
+}
+
+// index computes the path elements of a list's items, recording an error for
+// each item that has none and, unless duplicates are allowed, for each
+// repeated key.
+func (w *merger) index(l *schema.List, items []value.Value, allowDuplicates bool) itemIndex {
+	pes := make([]fieldpath.PathElement, len(items))
+	ok := make([]bool, len(items))
+	for i, item := range items {
+		pe, err := itemElement(l, item)
+		if err != nil {
+			w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
+			continue
+		}
+		pes[i], ok[i] = pe, true
+	}
+	idx := newItemIndex(pes, ok)
+	if !allowDuplicates {
+		for i := range items {
+			if ok[i] && idx.isDuplicate(i) {
+				w.errs.add(w.path, DuplicateKey, "duplicate entries for key "+pes[i].String())
+			}
+		}
+	}
+	return idx
+}

@@ -1,0 +1,155 @@
+package typed
+
+import (
+	"fmt"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+)
+
+// EnsureNamedFieldsAreMembers returns set plus, as members, the fields that
+// the schema declares by name and under which set has paths. A set made of
+// .a.b.c where a is a declared field of the root and b a key of a map with an
+// element type then also has .a (but not .a.b).
+func EnsureNamedFieldsAreMembers(t *schema.Type, set *fieldpath.Set) *fieldpath.Set {
+	var b fieldpath.Builder
+	var path fieldpath.Path
+	added := collectNamedFields(t, set, &path, &b)
+	if !added {
+		return set
+	}
+	return set.Union(b.Build())
+}
+
+func collectNamedFields(t *schema.Type, set *fieldpath.Set, path *fieldpath.Path, b *fieldpath.Builder) bool {
+	a := fullAtom(t)
+	added := false
+	for _, c := range set.Children() {
+		var ct *schema.Type
+		switch c.Element.Kind() {
+		case fieldpath.FieldNameKind:
+			if a.m != nil {
+				f, declared := a.m.Field(c.Element.FieldName())
+				if declared {
+					ct = f.Type()
+					if !set.HasMember(c.Element) {
+						*path = append(*path, c.Element)
+						b.Insert(*path)
+						*path = (*path)[:len(*path)-1]
+						added = true
+					}
+				} else {
+					ct = a.m.ElementType()
+				}
+			}
+		case fieldpath.KeyKind:
+			if a.list != nil {
+				ct = a.list.ElementType()
+			}
+		}
+		*path = append(*path, c.Element)
+		if collectNamedFields(ct, c.Set, path, b) {
+			added = true
+		}
+		*path = (*path)[:len(*path)-1]
+	}
+	return added
+}
+
+// ReconcileFieldSet adapts a manager's field set to the schema of the live
+// object after the schema changed: paths below a list or map that is now
+// atomic are replaced by the list or map itself. It returns nil when nothing
+// needs to change.
+func ReconcileFieldSet(t *schema.Type, set *fieldpath.Set) (*fieldpath.Set, error) {
+	r := reconciler{}
+	r.walk(t, set, false)
+	if err := r.errs.result(); err != nil {
+		return nil, fmt.Errorf("errors reconciling field set with schema: %w", err)
+	}
+	if !r.changed {
+		return nil, nil
+	}
+	return set.RecursiveDifference(r.remove.Build()).Union(r.add.Build()), nil
+}
+
+type reconciler struct {
+	path        fieldpath.Path
+	remove, add fieldpath.Builder
+	changed     bool
+	errs        errorList
+}
+
+func (r *reconciler) makeAtomic() {
+	r.remove.Insert(r.path)
+	r.add.Insert(r.path)
+	r.changed = true
+}
+
+func (r *reconciler) walk(t *schema.Type, node *fieldpath.Set, isAtomic bool) {
+	a := fullAtom(t)
+	switch a.kind() {
+	case atomMap:
+		if isUntypedDeducedMap(a.m) {
+			return
+		}
+		if !isAtomic && a.m.Relationship() == schema.Atomic {
+			if node.Size() > 0 {
+				r.makeAtomic()
+			}
+			return
+		}
+		r.visit(node, func(pe fieldpath.PathElement) *schema.Type {
+			if pe.Kind() == fieldpath.FieldNameKind {
+				ft, _ := fieldType(a.m, pe.FieldName())
+				return ft
+			}
+			return a.m.ElementType()
+		})
+	case atomScalar:
+	case atomList:
+		if !isAtomic && a.list.Relationship() == schema.Atomic {
+			r.makeAtomic()
+			return
+		}
+		r.visit(node, func(fieldpath.PathElement) *schema.Type { return a.list.ElementType() })
+	default:
+		r.errs.add(r.path, SchemaProblem, invalidAtomMessage(t))
+	}
+}
+
+// visit descends into the children of node that are not members, then into
+// the members; typeOf gives each element's type (nil to skip it).
+func (r *reconciler) visit(node *fieldpath.Set, typeOf func(fieldpath.PathElement) *schema.Type) {
+	descend := func(pe fieldpath.PathElement, isMember bool) {
+		ct := typeOf(pe)
+		if ct == nil {
+			return
+		}
+		child := node.WithPrefix(pe)
+		r.path = append(r.path, pe)
+		r.walk(ct, child, isMember && child.Empty())
+		r.path = r.path[:len(r.path)-1]
+	}
+	for _, c := range node.Children() {
+		if !node.HasMember(c.Element) {
+			descend(c.Element, false)
+		}
+	}
+	for _, m := range node.Members() {
+		descend(m, true)
+	}
+}
+
+func isUntypedDeducedMap(m *schema.Map) bool {
+	if len(m.Fields()) > 0 {
+		return false
+	}
+	et := m.ElementType()
+	if et == nil {
+		return false
+	}
+	if et.Name() != "" {
+		return et.Name() == "__untyped_deduced_"
+	}
+	return et.Scalar() == schema.Untyped
+}

@@ -1,0 +1,357 @@
+package typed_test
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/typed"
+	"github.com/structmerge/structmerge/value"
+)
+
+func widget(t testing.TB) *schema.Type {
+	t.Helper()
+	data, err := os.ReadFile("testdata/basic.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.CompileYAML(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := s.Type("widget")
+	if !ok {
+		t.Fatal("no widget type")
+	}
+	return w
+}
+
+func yv(t testing.TB, src string) value.Value {
+	t.Helper()
+	v, err := value.FromYAML([]byte(src))
+	if err != nil {
+		t.Fatalf("bad test YAML %q: %v", src, err)
+	}
+	return v
+}
+
+func paths(t testing.TB, s *fieldpath.Set) string {
+	t.Helper()
+	var out []string
+	for p := range s.All() {
+		out = append(out, p.String())
+	}
+	return strings.Join(out, " ")
+}
+
+func TestValidate(t *testing.T) {
+	w := widget(t)
+	tests := []struct {
+		name, obj string
+		dupOK     bool
+		want      []string // error substrings, in order; none means valid
+		kind      typed.ErrorKind
+	}{
+		{name: "valid", obj: `{name: w, replicas: 3, tags: [a, b], containers: [{name: c, image: i}], ports: [{port: 80}]}`},
+		{name: "null fields are fine", obj: `{name: null, spec: null, containers: null}`},
+		{name: "wrong scalar", obj: `{replicas: "three"}`, want: []string{".replicas: expected numeric (int or float), got string"}, kind: typed.WrongKind},
+		{name: "unknown field", obj: `{bogus: 1}`, want: []string{".bogus: field not declared in schema"}, kind: typed.UnknownField},
+		{name: "all problems reported sorted", obj: `{zeta: 1, enabled: "x", alpha: 2}`, want: []string{".alpha: field not declared", ".enabled: expected boolean, got string", ".zeta: field not declared"}},
+		{name: "duplicate key", obj: `{containers: [{name: a}, {name: a}]}`, want: []string{`.containers: duplicate entries for key [name="a"]`}, kind: typed.DuplicateKey},
+		{name: "duplicate key allowed", obj: `{containers: [{name: a}, {name: a}]}`, dupOK: true},
+		{name: "duplicate set member", obj: `{tags: [a, a]}`, want: []string{`.tags: duplicate entries for key [="a"]`}, kind: typed.DuplicateKey},
+		{name: "item without keys", obj: `{containers: [{image: x}]}`, want: []string{`.containers: element 0: associative list with keys has an element that omits all key fields ["name"]`}, kind: typed.InvalidListItem},
+		{name: "defaulted key is enough", obj: `{ports: [{port: 80}, {port: 80, protocol: UDP}]}`},
+		{name: "defaulted key collides", obj: `{ports: [{port: 80}, {port: 80, protocol: TCP}]}`, want: []string{`duplicate entries for key [port=80,protocol="TCP"]`}},
+		{name: "null item", obj: `{containers: [null]}`, want: []string{"may not have a null element"}},
+		{name: "map in a set", obj: `{tags: [{a: 1}]}`, want: []string{"element that's a map type"}},
+		{name: "nested error path", obj: `{containers: [{name: c, env: [{name: e, value: 3}]}]}`, want: []string{`.containers[name="c"].env[name="e"].value: expected string, got int`}},
+		{name: "list where map wanted", obj: `{spec: [1]}`, want: []string{".spec: expected map, got list"}},
+		{name: "deduced accepts anything", obj: `{extra: {a: [1, {b: c}], d: true}}`},
+		{name: "atomic list items still checked", obj: `{args: [1]}`, want: []string{".args[0]: expected string, got int"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts []typed.ValidateOption
+			if tc.dupOK {
+				opts = append(opts, typed.AllowDuplicates())
+			}
+			err := typed.Validate(w, yv(t, tc.obj), opts...)
+			if len(tc.want) == 0 {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			msg := err.Error()
+			at := 0
+			for _, w := range tc.want {
+				i := strings.Index(msg[at:], w)
+				if i < 0 {
+					t.Fatalf("error %q lacks %q (in order)", msg, w)
+				}
+				at += i + len(w)
+			}
+			if tc.kind != 0 && !typed.HasKind(err, tc.kind) {
+				t.Errorf("error %v is not of kind %v", err, tc.kind)
+			}
+		})
+	}
+}
+
+func TestFieldSet(t *testing.T) {
+	w := widget(t)
+	tests := []struct{ obj, want string }{
+		{`{name: w}`, `.name`},
+		{`{spec: {image: i, limits: {cpu: "1"}}}`, `.spec.image .spec.limits.cpu`},
+		{`{config: {a: b}}`, `.config`},
+		{`{labels: {a: b, c: d}}`, `.labels.a .labels.c`},
+		{`{tags: [x, y]}`, `.tags[="x"] .tags[="y"]`},
+		{`{containers: [{name: c, image: i}]}`, `.containers[name="c"] .containers[name="c"].image .containers[name="c"].name`},
+		{`{ports: [{port: 80}]}`, `.ports[port=80,protocol="TCP"] .ports[port=80,protocol="TCP"].port`},
+		{`{spec: {}, name: null}`, `.name .spec`},
+		{`{containers: []}`, ``},
+		{`{extra: {a: {b: 1}, l: [1, 2]}}`, `.extra.a .extra.l .extra.a.b`},
+		{`{containers: [{name: a, image: x}, {name: a, image: y}]}`, `.containers[name="a"]`},
+		{`{owner: {kind: k, name: n}}`, `.owner`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.obj, func(t *testing.T) {
+			s, err := typed.FieldSet(w, yv(t, tc.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(t, s); got != tc.want {
+				t.Errorf("FieldSet(%s) = %q, want %q", tc.obj, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCompare(t *testing.T) {
+	w := widget(t)
+	tests := []struct{ lhs, rhs, added, modified, removed string }{
+		{`{}`, `{name: a}`, `.name`, ``, ``},
+		{`{name: a}`, `{name: b}`, ``, `.name`, ``},
+		{`{name: a}`, `{}`, ``, ``, `.name`},
+		{`{replicas: 1}`, `{replicas: 1.0}`, ``, ``, ``},
+		{`{config: {a: b}}`, `{config: {a: c}}`, ``, `.config`, ``},
+		{`{containers: [{name: a}, {name: b}]}`, `{containers: [{name: b}, {name: c, image: i}]}`,
+			`.containers[name="c"] .containers[name="c"].image .containers[name="c"].name`, ``,
+			`.containers[name="a"] .containers[name="a"].name`},
+		{`{tags: [a, b]}`, `{tags: [b, a]}`, ``, ``, ``},
+		{`{spec: {image: i}}`, `{spec: null}`, ``, ``, `.spec.image`},
+		{`{extra: {a: 1}}`, `{extra: "s"}`, ``, `.extra`, `.extra.a`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.lhs+"->"+tc.rhs, func(t *testing.T) {
+			c, err := typed.Compare(w, yv(t, tc.lhs), yv(t, tc.rhs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(t, c.Added); got != tc.added {
+				t.Errorf("added = %q, want %q", got, tc.added)
+			}
+			if got := paths(t, c.Modified); got != tc.modified {
+				t.Errorf("modified = %q, want %q", got, tc.modified)
+			}
+			if got := paths(t, c.Removed); got != tc.removed {
+				t.Errorf("removed = %q, want %q", got, tc.removed)
+			}
+			if c.IsSame() != (tc.added == "" && tc.modified == "" && tc.removed == "") {
+				t.Errorf("IsSame = %v", c.IsSame())
+			}
+		})
+	}
+}
+
+func TestMerge(t *testing.T) {
+	w := widget(t)
+	tests := []struct{ live, config, want string }{
+		{`{name: a, replicas: 1}`, `{replicas: 2}`, `{name: a, replicas: 2}`},
+		{`{config: {a: b, c: d}}`, `{config: {x: y}}`, `{config: {x: y}}`},
+		{`{labels: {a: b, c: d}}`, `{labels: {x: y}}`, `{labels: {a: b, c: d, x: y}}`},
+		{`{args: [a, b]}`, `{args: [c]}`, `{args: [c]}`},
+		{`{tags: [a, b]}`, `{tags: [c, a]}`, `{tags: [c, a, b]}`},
+		{`{containers: [{name: a, image: x}, {name: b}]}`, `{containers: [{name: b, image: y}, {name: a}]}`, `{containers: [{name: b, image: y}, {name: a, image: x}]}`},
+		{`{containers: [{name: a}, {name: b}, {name: c}]}`, `{containers: [{name: c}, {name: d}]}`, `{containers: [{name: a}, {name: b}, {name: c}, {name: d}]}`},
+		{`{spec: {image: i}}`, `{spec: null}`, `{spec: {image: i}}`}, // a null does not clear a granular map
+		{`null`, `{name: a}`, `{name: a}`},
+		{`{containers: [{name: a, image: x}, {name: a, image: y}]}`, `{containers: [{name: a, image: z}]}`, `{containers: [{name: a, image: z}]}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.live+"+"+tc.config, func(t *testing.T) {
+			live, cfg := yv(t, tc.live), yv(t, tc.config)
+			got, err := typed.Merge(w, live, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := yv(t, tc.want); !value.Equal(got, want) {
+				t.Errorf("Merge = %s, want %s", value.ToJSON(got), value.ToJSON(want))
+			}
+			// The inputs are untouched.
+			if !value.Equal(live, yv(t, tc.live)) || !value.Equal(cfg, yv(t, tc.config)) {
+				t.Error("Merge modified an input")
+			}
+		})
+	}
+	if _, err := typed.Merge(w, yv(t, `{}`), yv(t, `{containers: [{name: a}, {name: a}]}`)); err == nil || !strings.Contains(err.Error(), "duplicate entries") {
+		t.Errorf("duplicate keys in the configuration: err = %v", err)
+	}
+}
+
+func set(t testing.TB, ps ...string) *fieldpath.Set {
+	var b fieldpath.Builder
+	for _, s := range ps {
+		p, err := fieldpath.ParsePath(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Insert(p)
+	}
+	return b.Build()
+}
+
+func TestRemoveItems(t *testing.T) {
+	w := widget(t)
+	tests := []struct {
+		obj   string
+		paths []string
+		want  string
+	}{
+		{`{name: a, replicas: 1}`, []string{".name"}, `{replicas: 1}`},
+		{`{spec: {image: i, paused: true}}`, []string{".spec.image"}, `{spec: {paused: true}}`},
+		{`{labels: {a: b}}`, []string{".labels.a"}, `{labels: null}`},
+		{`{containers: [{name: a}, {name: b}]}`, []string{`.containers[name="a"]`}, `{containers: [{name: b}]}`},
+		{`{tags: [x, y]}`, []string{`.tags[="x"]`, `.tags[="y"]`}, `{tags: null}`},
+		// An item that stays keeps its key fields and stays a map.
+		{`{containers: [{name: c, image: i}]}`, []string{`.containers[name="c"].name`}, `{containers: [{name: c, image: i}]}`},
+		{`{ports: [{port: 80, name: web}]}`, []string{`.ports[port=80,protocol="TCP"].name`, `.ports[port=80,protocol="TCP"].port`}, `{ports: [{port: 80}]}`},
+		{`{name: a}`, nil, `{name: a}`},
+		{`{name: a}`, []string{".name"}, `null`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.obj, func(t *testing.T) {
+			got := typed.RemoveItems(w, yv(t, tc.obj), set(t, tc.paths...))
+			if want := yv(t, tc.want); !value.Equal(got, want) {
+				t.Errorf("RemoveItems = %s, want %s", value.ToJSON(got), value.ToJSON(want))
+			}
+		})
+	}
+}
+
+func TestExtractItems(t *testing.T) {
+	w := widget(t)
+	obj := yv(t, `{name: a, spec: {image: i, paused: true}, containers: [{name: c, image: x, args: [p]}, {name: d}]}`)
+	got := typed.ExtractItems(w, obj, set(t, ".spec", `.containers[name="c"].image`), typed.WithKeyFields())
+	want := yv(t, `{spec: {image: i, paused: true}, containers: [{name: c, image: x}]}`)
+	if !value.Equal(got, want) {
+		t.Errorf("ExtractItems = %s, want %s", value.ToJSON(got), value.ToJSON(want))
+	}
+	got = typed.ExtractItems(w, obj, set(t, `.containers[name="c"].image`))
+	want = yv(t, `{containers: [{image: x}]}`)
+	if !value.Equal(got, want) {
+		t.Errorf("ExtractItems without keys = %s, want %s", value.ToJSON(got), value.ToJSON(want))
+	}
+}
+
+func TestEnsureNamedFieldsAreMembers(t *testing.T) {
+	w := widget(t)
+	got := typed.EnsureNamedFieldsAreMembers(w, set(t, ".spec.limits.cpu", ".labels.a", `.containers[name="c"].env[name="e"].value`))
+	want := `.containers .labels .spec .containers[name="c"].env .containers[name="c"].env[name="e"].value .labels.a .spec.limits .spec.limits.cpu`
+	if p := paths(t, got); p != want {
+		t.Errorf("got %q\nwant %q", p, want)
+	}
+}
+
+func TestReconcileFieldSet(t *testing.T) {
+	before := `types:
+- name: root
+  map:
+    fields:
+    - name: m
+      type:
+        map:
+          elementType: {scalar: string}
+          elementRelationship: %s
+    - name: l
+      type:
+        list:
+          elementType: {scalar: string}
+          elementRelationship: %s
+`
+	compile := func(rel1, rel2 string) *schema.Type {
+		s, err := schema.CompileYAML([]byte(sprintf(before, rel1, rel2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := s.Type("root")
+		return r
+	}
+	granular := compile("separable", "associative")
+	atomic := compile("atomic", "atomic")
+	owned := set(t, ".m.a", ".m.b", `.l[="x"]`)
+	if got, err := typed.ReconcileFieldSet(granular, owned); err != nil || got != nil {
+		t.Errorf("unchanged schema: got %v, %v; want nil, nil", got, err)
+	}
+	got, err := typed.ReconcileFieldSet(atomic, owned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := paths(t, got); p != ".l .m" {
+		t.Errorf("now atomic: got %q, want %q", p, ".l .m")
+	}
+}
+
+func sprintf(format string, args ...string) string {
+	for _, a := range args {
+		format = strings.Replace(format, "%s", a, 1)
+	}
+	return format
+}
+
+// TestConcurrentUse runs every operation from 8 goroutines on one shared
+// type and shared values; under -race this proves nothing is written.
+func TestConcurrentUse(t *testing.T) {
+	w := widget(t)
+	live := yv(t, `{name: a, containers: [{name: c, image: i, env: [{name: e, value: v}]}], tags: [x], labels: {a: b}, extra: {k: [1]}}`)
+	cfg := yv(t, `{name: b, containers: [{name: d}, {name: c, image: j}], tags: [y], labels: {c: d}}`)
+	rm := set(t, `.containers[name="c"].env`, ".labels.a")
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if err := typed.Validate(w, live); err != nil {
+					t.Error(err)
+					return
+				}
+				s, err := typed.FieldSet(w, live)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				m, err := typed.Merge(w, live, cfg)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := typed.Compare(w, live, m); err != nil {
+					t.Error(err)
+					return
+				}
+				typed.RemoveItems(w, m, rm)
+				typed.ExtractItems(w, m, s, typed.WithKeyFields())
+				typed.EnsureNamedFieldsAreMembers(w, s)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,40 @@
+// Package value holds JSON-shaped data as an immutable tree and converts it
+// to and from JSON, YAML and plain Go data.
+//
+// A Value is null, a boolean, an int64, a float64, a string, a list of values
+// or a map from strings to values whose fields are kept sorted by name. The
+// zero Value is null. Values are built with NewNull, NewBool, NewInt,
+// NewFloat, NewString, NewList and NewMap, or decoded:
+//
+//   - FromJSON decodes JSON directly into a Value (no interface{} step).
+//     Integers that fit an int64 stay integers; other numbers are floats.
+//     Repeated object keys and trailing data are errors.
+//   - FromYAML and FromYAMLDocuments decode YAML 1.2 (the core schema, as
+//     go.yaml.in/yaml/v3 resolves it). Anchors and aliases are expanded with
+//     a budget, merge keys (<<) are supported, and non-string keys are
+//     turned into their text, as sigs.k8s.io/yaml does.
+//   - FromUnstructured converts the map[string]any form that encoding/json
+//     and Kubernetes' unstructured objects use.
+//
+// and encoded: AppendJSON and ToJSON write compact JSON byte for byte like
+// encoding/json.Marshal of v.Unstructured(); AppendJSONIndent matches
+// json.MarshalIndent; ToYAML writes block-style YAML with sorted keys.
+//
+// Equal, Compare and Less follow sigs.k8s.io/structured-merge-diff: numbers
+// compare by value whether int or float, and Compare is the total order that
+// library uses to sort values.
+//
+// Decoding errors are *SyntaxError values that give the byte offset (JSON)
+// or line and column (YAML) and the JSON pointer of the enclosing value.
+// Input size and nesting depth are bounded (MaxBytes, MaxDepth); exceeding a
+// bound gives an error wrapping ErrTooLarge or ErrTooDeep.
+//
+// # Concurrency
+//
+// A Value is immutable; safe for concurrent use. Nothing in this package
+// keeps state between calls: every decoder and encoder works on scratch
+// space owned by one call, and no package-level variable is written after
+// program start. The slices returned by Items and Fields are borrowed from
+// the value and must not be modified; NewList and NewMap take ownership of
+// the slices they are given.
+package value

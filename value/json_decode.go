@@ -1,0 +1,581 @@
+package value
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// FromJSON decodes one JSON document into a Value.
+//
+// Integers that fit an int64 become Int; integer literals too large for an
+// int64, and numbers with a fraction or an exponent, become Float; a number
+// beyond the range of a float64 is an error. Strings are unescaped like
+// encoding/json does (invalid UTF-8 and lone surrogates become U+FFFD).
+// An object with a repeated key, data after the value, input larger than
+// MaxBytes and nesting deeper than MaxDepth are errors. Errors are
+// *SyntaxError values carrying the byte offset, line, column and the JSON
+// pointer of the enclosing value.
+//
+// The returned value may share memory with a private copy of data, never with
+// data itself: the caller may reuse data afterwards.
+func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
+	cfg, err := resolveOptions(opts)
+	if err != nil {
+		return Value{}, err
+	}
+	if int64(len(data)) > cfg.maxBytes {
+		line, col := lineColumnBytes(data, int(cfg.maxBytes))
+		return Value{}, &SyntaxError{
+			Offset: cfg.maxBytes, Line: line, Column: col, Err: ErrTooLarge,
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
+		}
+	}
+	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth, chunk: 8}
+	v, ok := d.value(0)
+	if ok {
+		d.skipWS()
+		if d.pos < len(d.s) {
+			d.fail(d.pos, nil, "invalid character "+quoteChar(d.s[d.pos])+" after top-level value")
+			ok = false
+		}
+	}
+	if !ok {
+		e := d.err
+		e.Path = pointerFromReversed(d.segs)
+		e.Line, e.Column = lineColumn(d.s, int(e.Offset))
+		return Value{}, e
+	}
+	return v, nil
+}
+
+func lineColumnBytes(data []byte, offset int) (int, int) {
+	if offset > len(data) {
+		offset = len(data)
+	}
+	return lineColumn(string(data[:offset]), offset)
+}
+
+// jsonDecoder is the state of one FromJSON call.
+type jsonDecoder struct {
+	s        string
+	pos      int
+	maxDepth int
+
+	// Scratch stacks for the fields and items of the maps and lists being
+	// decoded; a finished container copies its entries out.
+	fields  []Field
+	keyOffs []int
+	items   []Value
+	buf     []byte
+
+	// Arenas from which finished containers take their slices, to allocate
+	// in chunks rather than once per container.
+	fieldArena []Field
+	itemArena  []Value
+	chunk      int
+
+	err  *SyntaxError
+	segs []pathSeg // path to the error, innermost first
+}
+
+func (d *jsonDecoder) fail(off int, sentinel error, msg string) {
+	d.err = &SyntaxError{Offset: int64(off), Msg: msg, Err: sentinel}
+}
+
+func (d *jsonDecoder) failEOF() (Value, bool) {
+	d.fail(len(d.s), nil, "unexpected end of JSON input")
+	return Value{}, false
+}
+
+func (d *jsonDecoder) skipWS() {
+	s, i := d.s, d.pos
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	d.pos = i
+}
+
+// value decodes the value at d.pos; depth is the nesting depth of the
+// enclosing container (0 at the top).
+func (d *jsonDecoder) value(depth int) (Value, bool) {
+	d.skipWS()
+	if d.pos >= len(d.s) {
+		return d.failEOF()
+	}
+	switch c := d.s[d.pos]; c {
+	case '"':
+		s, ok := d.str()
+		return Value{kind: String, str: s}, ok
+	case '{':
+		return d.object(depth + 1)
+	case '[':
+		return d.array(depth + 1)
+	case 't':
+		return NewBool(true), d.literal("true")
+	case 'f':
+		return NewBool(false), d.literal("false")
+	case 'n':
+		return Value{}, d.literal("null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return d.number()
+	default:
+		d.fail(d.pos, nil, "invalid character "+quoteChar(c)+" looking for beginning of value")
+		return Value{}, false
+	}
+}
+
+func (d *jsonDecoder) literal(lit string) bool {
+	if strings.HasPrefix(d.s[d.pos:], lit) {
+		d.pos += len(lit)
+		return true
+	}
+	for i := 1; i < len(lit); i++ {
+		p := d.pos + i
+		if p >= len(d.s) {
+			d.failEOF()
+			return false
+		}
+		if d.s[p] != lit[i] {
+			d.fail(p, nil, fmt.Sprintf("invalid character %s in literal %s (expecting %s)", quoteChar(d.s[p]), lit, quoteChar(lit[i])))
+			return false
+		}
+	}
+	return false // unreachable: the prefix matched
+}
+
+func (d *jsonDecoder) tooDeep(off int) (Value, bool) {
+	d.fail(off, ErrTooDeep, fmt.Sprintf("nesting exceeds the maximum depth of %d", d.maxDepth))
+	return Value{}, false
+}
+
+func (d *jsonDecoder) object(depth int) (Value, bool) {
+	start := d.pos
+	if depth > d.maxDepth {
+		return d.tooDeep(start)
+	}
+	d.pos++
+	d.skipWS()
+	if d.pos < len(d.s) && d.s[d.pos] == '}' {
+		d.pos++
+		return Value{kind: Map}, true
+	}
+	base := len(d.fields)
+	for {
+		if d.pos >= len(d.s) {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			return d.failEOF()
+		}
+		if d.s[d.pos] != '"' {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			d.fail(d.pos, nil, "invalid character "+quoteChar(d.s[d.pos])+" looking for beginning of object key string")
+			return Value{}, false
+		}
+		keyOff := d.pos
+		name, ok := d.str()
+		if !ok {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			return Value{}, false
+		}
+		d.skipWS()
+		if d.pos >= len(d.s) {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			return d.failEOF()
+		}
+		if d.s[d.pos] != ':' {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			d.fail(d.pos, nil, "invalid character "+quoteChar(d.s[d.pos])+" after object key")
+			return Value{}, false
+		}
+		d.pos++
+		v, ok := d.value(depth)
+		if !ok {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			d.segs = append(d.segs, pathSeg{name: name, index: -1})
+			return Value{}, false
+		}
+		d.fields = append(d.fields, Field{Name: name, Value: v})
+		d.keyOffs = append(d.keyOffs, keyOff)
+		d.skipWS()
+		if d.pos >= len(d.s) {
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			return d.failEOF()
+		}
+		c := d.s[d.pos]
+		if c == ',' {
+			d.pos++
+			d.skipWS()
+			continue
+		}
+		if c == '}' {
+			d.pos++
+			break
+		}
+		d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+		d.fail(d.pos, nil, "invalid character "+quoteChar(c)+" after object key:value pair")
+		return Value{}, false
+	}
+	scratch := d.fields[base:]
+	out := d.allocFields(len(scratch))
+	copy(out, scratch)
+	if !fieldsSorted(out) {
+		slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+		for i := 1; i < len(out); i++ {
+			if out[i].Name == out[i-1].Name {
+				d.duplicateKey(out[i].Name, scratch, d.keyOffs[base:])
+				d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+				return Value{}, false
+			}
+		}
+	}
+	clear(scratch)
+	d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+	return Value{kind: Map, fields: out}, true
+}
+
+// duplicateKey reports the second occurrence of name among the fields of an
+// object in input order.
+func (d *jsonDecoder) duplicateKey(name string, fields []Field, offs []int) {
+	seen := false
+	for i := range fields {
+		if fields[i].Name != name {
+			continue
+		}
+		if seen {
+			d.fail(offs[i], nil, "duplicate key "+strconv.Quote(name))
+			d.segs = append(d.segs, pathSeg{name: name, index: -1})
+			return
+		}
+		seen = true
+	}
+}
+
+func (d *jsonDecoder) array(depth int) (Value, bool) {
+	start := d.pos
+	if depth > d.maxDepth {
+		return d.tooDeep(start)
+	}
+	d.pos++
+	d.skipWS()
+	if d.pos < len(d.s) && d.s[d.pos] == ']' {
+		d.pos++
+		return Value{kind: List}, true
+	}
+	base := len(d.items)
+	for {
+		v, ok := d.value(depth)
+		if !ok {
+			d.segs = append(d.segs, pathSeg{index: len(d.items) - base})
+			d.items = d.items[:base]
+			return Value{}, false
+		}
+		d.items = append(d.items, v)
+		d.skipWS()
+		if d.pos >= len(d.s) {
+			d.items = d.items[:base]
+			return d.failEOF()
+		}
+		c := d.s[d.pos]
+		if c == ',' {
+			d.pos++
+			continue
+		}
+		if c == ']' {
+			d.pos++
+			break
+		}
+		d.items = d.items[:base]
+		d.fail(d.pos, nil, "invalid character "+quoteChar(c)+" after array element")
+		return Value{}, false
+	}
+	scratch := d.items[base:]
+	out := d.allocItems(len(scratch))
+	copy(out, scratch)
+	clear(scratch)
+	d.items = d.items[:base]
+	return Value{kind: List, items: out}, true
+}
+
+const maxChunk = 512
+
+func (d *jsonDecoder) allocFields(n int) []Field {
+	if n > maxChunk/4 {
+		return make([]Field, n)
+	}
+	if len(d.fieldArena) < n {
+		d.fieldArena = make([]Field, d.nextChunk())
+	}
+	out := d.fieldArena[:n:n]
+	d.fieldArena = d.fieldArena[n:]
+	return out
+}
+
+func (d *jsonDecoder) allocItems(n int) []Value {
+	if n > maxChunk/4 {
+		return make([]Value, n)
+	}
+	if len(d.itemArena) < n {
+		d.itemArena = make([]Value, d.nextChunk())
+	}
+	out := d.itemArena[:n:n]
+	d.itemArena = d.itemArena[n:]
+	return out
+}
+
+func (d *jsonDecoder) nextChunk() int {
+	c := d.chunk
+	if d.chunk < maxChunk {
+		d.chunk *= 2
+	}
+	return c
+}
+
+// str decodes the string literal at d.pos (which is '"').
+func (d *jsonDecoder) str() (string, bool) {
+	s := d.s
+	start := d.pos + 1
+	for i := start; i < len(s); i++ {
+		c := s[i]
+		if c == '"' {
+			d.pos = i + 1
+			return s[start:i], true
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return d.strSlow(start, i)
+		}
+	}
+	d.failEOF()
+	return "", false
+}
+
+// strSlow continues decoding a string that starts at start and needs care at
+// i: an escape, a control character or a non-ASCII byte. It copies into
+// d.buf only once the decoded text differs from the input.
+func (d *jsonDecoder) strSlow(start, i int) (string, bool) {
+	s := d.s
+	copied := false
+	buf := d.buf[:0]
+	flushed := start // when copied, the decoded input before flushed is in buf
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			if !copied {
+				return s[start:i], true
+			}
+			buf = append(buf, s[flushed:i]...)
+			d.buf = buf
+			return string(buf), true
+		case c == '\\':
+			copied = true
+			buf = append(buf, s[flushed:i]...)
+			if i+1 >= len(s) {
+				d.failEOF()
+				return "", false
+			}
+			e := s[i+1]
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+				i += 2
+			case 'b':
+				buf = append(buf, '\b')
+				i += 2
+			case 'f':
+				buf = append(buf, '\f')
+				i += 2
+			case 'n':
+				buf = append(buf, '\n')
+				i += 2
+			case 'r':
+				buf = append(buf, '\r')
+				i += 2
+			case 't':
+				buf = append(buf, '\t')
+				i += 2
+			case 'u':
+				r, ok := d.hex4(i + 2)
+				if !ok {
+					return "", false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					hi := r
+					r = utf8.RuneError
+					if i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						// A following \u escape that does not complete a
+						// pair is decoded on its own on the next turn.
+						if r2, ok := d.peekHex4(i + 2); ok {
+							if dec := utf16.DecodeRune(hi, r2); dec != utf8.RuneError {
+								r = dec
+								i += 6
+							}
+						}
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				d.fail(i+1, nil, "invalid character "+quoteChar(e)+" in string escape code")
+				return "", false
+			}
+			flushed = i
+		case c < 0x20:
+			d.fail(i, nil, "invalid character "+quoteChar(c)+" in string literal")
+			return "", false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				copied = true
+				buf = append(buf, s[flushed:i]...)
+				buf = append(buf, "\uFFFD"...)
+				i++
+				flushed = i
+				continue
+			}
+			i += size
+		}
+	}
+	d.failEOF()
+	return "", false
+}
+
+// hex4 decodes the four hex digits of a \u escape at s[i:].
+func (d *jsonDecoder) hex4(i int) (rune, bool) {
+	var r rune
+	for j := i; j < i+4; j++ {
+		if j >= len(d.s) {
+			d.failEOF()
+			return 0, false
+		}
+		h, ok := unhex(d.s[j])
+		if !ok {
+			d.fail(j, nil, "invalid character "+quoteChar(d.s[j])+" in \\u hexadecimal character escape")
+			return 0, false
+		}
+		r = r<<4 | h
+	}
+	return r, true
+}
+
+// peekHex4 is hex4 without errors or side effects.
+func (d *jsonDecoder) peekHex4(i int) (rune, bool) {
+	if i+4 > len(d.s) {
+		return 0, false
+	}
+	var r rune
+	for j := i; j < i+4; j++ {
+		h, ok := unhex(d.s[j])
+		if !ok {
+			return 0, false
+		}
+		r = r<<4 | h
+	}
+	return r, true
+}
+
+func unhex(c byte) (rune, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return rune(c - '0'), true
+	case 'a' <= c && c <= 'f':
+		return rune(c - 'a' + 10), true
+	case 'A' <= c && c <= 'F':
+		return rune(c - 'A' + 10), true
+	}
+	return 0, false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// number decodes the number at d.pos.
+func (d *jsonDecoder) number() (Value, bool) {
+	s := d.s
+	start := d.pos
+	i := start
+	if s[i] == '-' {
+		i++
+	}
+	if i >= len(s) {
+		return d.failEOF()
+	}
+	switch c := s[i]; {
+	case c == '0':
+		i++
+	case '1' <= c && c <= '9':
+		for i++; i < len(s) && isDigit(s[i]); i++ {
+		}
+	default:
+		d.fail(i, nil, "invalid character "+quoteChar(c)+" in numeric literal")
+		return Value{}, false
+	}
+	intEnd := i
+	isFloat := false
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) {
+			return d.failEOF()
+		}
+		if !isDigit(s[i]) {
+			d.fail(i, nil, "invalid character "+quoteChar(s[i])+" after decimal point in numeric literal")
+			return Value{}, false
+		}
+		for ; i < len(s) && isDigit(s[i]); i++ {
+		}
+		isFloat = true
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) {
+			return d.failEOF()
+		}
+		if !isDigit(s[i]) {
+			d.fail(i, nil, "invalid character "+quoteChar(s[i])+" in exponent of numeric literal")
+			return Value{}, false
+		}
+		for ; i < len(s) && isDigit(s[i]); i++ {
+		}
+		isFloat = true
+	}
+	d.pos = i
+	lit := s[start:i]
+	if !isFloat {
+		digits := s[start:intEnd]
+		neg := digits[0] == '-'
+		if neg {
+			digits = digits[1:]
+		}
+		if len(digits) <= 18 {
+			var n int64
+			for j := 0; j < len(digits); j++ {
+				n = n*10 + int64(digits[j]-'0')
+			}
+			if neg {
+				n = -n
+			}
+			return Value{kind: Int, bits: uint64(n)}, true
+		}
+		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
+			return Value{kind: Int, bits: uint64(n)}, true
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		d.fail(start, nil, "number "+lit+" is out of the range of a float64")
+		return Value{}, false
+	}
+	return NewFloat(f), true
+}

@@ -1,0 +1,208 @@
+package value
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// ToJSON returns the compact JSON encoding of v; see AppendJSON.
+func ToJSON(v Value) []byte {
+	return AppendJSON(make([]byte, 0, 128), v)
+}
+
+// String returns the compact JSON encoding of v, for debugging and %v.
+func (v Value) String() string {
+	return string(AppendJSON(nil, v))
+}
+
+// AppendJSON appends the compact JSON encoding of v to dst and returns the
+// extended slice. The output is byte for byte what encoding/json.Marshal
+// produces for v.Unstructured(): map keys in sorted order, integers as
+// integers, floats formatted like encoding/json, and strings escaped like
+// encoding/json (HTML-sensitive characters, U+2028 and U+2029 escaped,
+// invalid UTF-8 replaced by U+FFFD).
+//
+// JSON cannot represent NaN or an infinity, which no decoder in this
+// package produces; a Float holding one is written as null.
+func AppendJSON(dst []byte, v Value) []byte {
+	switch v.kind {
+	case Null:
+		return append(dst, "null"...)
+	case Bool:
+		if v.bits != 0 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Int:
+		return strconv.AppendInt(dst, int64(v.bits), 10)
+	case Float:
+		return appendFloat(dst, math.Float64frombits(v.bits))
+	case String:
+		return appendString(dst, v.str)
+	case List:
+		dst = append(dst, '[')
+		for i := range v.items {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSON(dst, v.items[i])
+		}
+		return append(dst, ']')
+	case Map:
+		dst = append(dst, '{')
+		for i := range v.fields {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, v.fields[i].Name)
+			dst = append(dst, ':')
+			dst = AppendJSON(dst, v.fields[i].Value)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
+
+// appendFloat formats f like encoding/json formats a float64.
+func appendFloat(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return append(dst, "null"...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Shorten a two-digit negative exponent: e-07 becomes e-7.
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonSafe marks the ASCII bytes that appear in a JSON string as themselves
+// (with HTML escaping, as encoding/json does by default).
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		switch c {
+		case '"', '\\', '<', '>', '&':
+		default:
+			t[c] = true
+		}
+	}
+	return t
+}()
+
+// appendString appends s as a JSON string, escaped like encoding/json.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonSafe[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendJSONIndent appends the indented JSON encoding of v to dst, byte for
+// byte what encoding/json.MarshalIndent(v.Unstructured(), prefix, indent)
+// produces: each element on a new line that starts with prefix and one copy
+// of indent per level of nesting; empty lists and maps stay "[]" and "{}".
+func AppendJSONIndent(dst []byte, v Value, prefix, indent string) []byte {
+	return appendIndent(dst, v, prefix, indent, 0)
+}
+
+func appendNewline(dst []byte, prefix, indent string, depth int) []byte {
+	dst = append(dst, '\n')
+	dst = append(dst, prefix...)
+	for range depth {
+		dst = append(dst, indent...)
+	}
+	return dst
+}
+
+func appendIndent(dst []byte, v Value, prefix, indent string, depth int) []byte {
+	switch v.kind {
+	case List:
+		if len(v.items) == 0 {
+			return append(dst, "[]"...)
+		}
+		dst = append(dst, '[')
+		for i := range v.items {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendNewline(dst, prefix, indent, depth+1)
+			dst = appendIndent(dst, v.items[i], prefix, indent, depth+1)
+		}
+		dst = appendNewline(dst, prefix, indent, depth)
+		return append(dst, ']')
+	case Map:
+		if len(v.fields) == 0 {
+			return append(dst, "{}"...)
+		}
+		dst = append(dst, '{')
+		for i := range v.fields {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendNewline(dst, prefix, indent, depth+1)
+			dst = appendString(dst, v.fields[i].Name)
+			dst = append(dst, ':', ' ')
+			dst = appendIndent(dst, v.fields[i].Value, prefix, indent, depth+1)
+		}
+		dst = appendNewline(dst, prefix, indent, depth)
+		return append(dst, '}')
+	}
+	return AppendJSON(dst, v)
+}

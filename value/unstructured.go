@@ -1,0 +1,243 @@
+package value
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Unstructured returns v as plain Go data, the form encoding/json decodes
+// into an interface{} (except that integers are int64): nil, bool, int64,
+// float64, string, []any and map[string]any. The result is newly allocated
+// and owned by the caller; empty lists and maps are non-nil.
+func (v Value) Unstructured() any {
+	switch v.kind {
+	case Bool:
+		return v.bits != 0
+	case Int:
+		return int64(v.bits)
+	case Float:
+		return math.Float64frombits(v.bits)
+	case String:
+		return v.str
+	case List:
+		out := make([]any, len(v.items))
+		for i := range v.items {
+			out[i] = v.items[i].Unstructured()
+		}
+		return out
+	case Map:
+		out := make(map[string]any, len(v.fields))
+		for i := range v.fields {
+			out[v.fields[i].Name] = v.fields[i].Value.Unstructured()
+		}
+		return out
+	}
+	return nil
+}
+
+// FromUnstructured converts plain Go data to a Value. It accepts nil, bool,
+// every integer kind (a uint64 above math.MaxInt64 is an error), float32 and
+// float64 (NaN and infinities are errors), string, json.Number, []any,
+// []map[string]any, []string, map[string]any, map[string]string,
+// map[any]any with string keys, and Value. Anything else is an error that
+// names the path (".spec.x") and the Go type. x is not modified or retained.
+func FromUnstructured(x any) (Value, error) {
+	var c unstructuredConverter
+	v, ok := c.convert(x)
+	if !ok {
+		path := unstructuredPath(c.segs)
+		if path == "" {
+			return Value{}, fmt.Errorf("value: %s", c.msg)
+		}
+		return Value{}, fmt.Errorf("value: %s: %s", path, c.msg)
+	}
+	return v, nil
+}
+
+type unstructuredConverter struct {
+	msg  string
+	segs []pathSeg // innermost first
+}
+
+func (c *unstructuredConverter) fail(format string, args ...any) (Value, bool) {
+	c.msg = fmt.Sprintf(format, args...)
+	return Value{}, false
+}
+
+func unstructuredPath(segs []pathSeg) string {
+	var b strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		if segs[i].index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(segs[i].index))
+			b.WriteByte(']')
+		} else {
+			b.WriteByte('.')
+			b.WriteString(segs[i].name)
+		}
+	}
+	return b.String()
+}
+
+func (c *unstructuredConverter) convert(x any) (Value, bool) {
+	switch x := x.(type) {
+	case nil:
+		return Value{}, true
+	case Value:
+		return x, true
+	case bool:
+		return NewBool(x), true
+	case string:
+		return NewString(x), true
+	case int:
+		return NewInt(int64(x)), true
+	case int8:
+		return NewInt(int64(x)), true
+	case int16:
+		return NewInt(int64(x)), true
+	case int32:
+		return NewInt(int64(x)), true
+	case int64:
+		return NewInt(x), true
+	case uint:
+		return c.uint(uint64(x))
+	case uint8:
+		return NewInt(int64(x)), true
+	case uint16:
+		return NewInt(int64(x)), true
+	case uint32:
+		return NewInt(int64(x)), true
+	case uint64:
+		return c.uint(x)
+	case uintptr:
+		return c.uint(uint64(x))
+	case float32:
+		return c.float(float64(x))
+	case float64:
+		return c.float(x)
+	case json.Number:
+		return c.number(x)
+	case []any:
+		items := make([]Value, len(x))
+		for i := range x {
+			v, ok := c.convert(x[i])
+			if !ok {
+				c.segs = append(c.segs, pathSeg{index: i})
+				return Value{}, false
+			}
+			items[i] = v
+		}
+		return Value{kind: List, items: items}, true
+	case []string:
+		items := make([]Value, len(x))
+		for i := range x {
+			items[i] = NewString(x[i])
+		}
+		return Value{kind: List, items: items}, true
+	case []map[string]any:
+		items := make([]Value, len(x))
+		for i := range x {
+			v, ok := c.stringMap(x[i])
+			if !ok {
+				c.segs = append(c.segs, pathSeg{index: i})
+				return Value{}, false
+			}
+			items[i] = v
+		}
+		return Value{kind: List, items: items}, true
+	case map[string]any:
+		return c.stringMap(x)
+	case map[string]string:
+		fields := make([]Field, 0, len(x))
+		for k, s := range x {
+			fields = append(fields, Field{Name: k, Value: NewString(s)})
+		}
+		sortFields(fields)
+		return Value{kind: Map, fields: fields}, true
+	case map[any]any:
+		return c.anyMap(x)
+	}
+	return c.fail("unsupported type %T", x)
+}
+
+func sortFields(fields []Field) {
+	slices.SortFunc(fields, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+}
+
+func (c *unstructuredConverter) uint(u uint64) (Value, bool) {
+	if u > math.MaxInt64 {
+		return c.fail("integer %d overflows int64", u)
+	}
+	return NewInt(int64(u)), true
+}
+
+func (c *unstructuredConverter) float(f float64) (Value, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return c.fail("unsupported float value %v", f)
+	}
+	return NewFloat(f), true
+}
+
+func (c *unstructuredConverter) number(n json.Number) (Value, bool) {
+	s := string(n)
+	if s == "" || isJSONSpace(s[0]) || isJSONSpace(s[len(s)-1]) {
+		return c.fail("invalid json.Number %q", s)
+	}
+	v, err := FromJSON([]byte(s))
+	if err != nil || !v.IsNumber() {
+		return c.fail("invalid json.Number %q", string(n))
+	}
+	return v, true
+}
+
+// stringMap converts the values in key order so that the first error found
+// does not depend on Go's map iteration order.
+func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
+	fields := make([]Field, 0, len(m))
+	for k := range m {
+		fields = append(fields, Field{Name: k})
+	}
+	sortFields(fields)
+	for i := range fields {
+		v, ok := c.convert(m[fields[i].Name])
+		if !ok {
+			c.segs = append(c.segs, pathSeg{name: fields[i].Name, index: -1})
+			return Value{}, false
+		}
+		fields[i].Value = v
+	}
+	return Value{kind: Map, fields: fields}, true
+}
+
+func (c *unstructuredConverter) anyMap(m map[any]any) (Value, bool) {
+	fields := make([]Field, 0, len(m))
+	var badKeys []string
+	for k := range m {
+		s, ok := k.(string)
+		if !ok {
+			badKeys = append(badKeys, fmt.Sprintf("%T %v", k, k))
+			continue
+		}
+		fields = append(fields, Field{Name: s})
+	}
+	if len(badKeys) > 0 {
+		slices.Sort(badKeys)
+		return c.fail("unsupported map key of type %s", badKeys[0])
+	}
+	sortFields(fields)
+	for i := range fields {
+		v, ok := c.convert(m[fields[i].Name])
+		if !ok {
+			c.segs = append(c.segs, pathSeg{name: fields[i].Name, index: -1})
+			return Value{}, false
+		}
+		fields[i].Value = v
+	}
+	return Value{kind: Map, fields: fields}, true
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

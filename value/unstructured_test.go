@@ -1,0 +1,127 @@
+package value_test
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/valuetest"
+)
+
+func TestUnstructured(t *testing.T) {
+	v := mapOf("a", listOf(vInt(1), vFlt(2.5), vStr("s"), vBool(true), vNull), "e", listOf(), "m", mapOf())
+	want := map[string]any{
+		"a": []any{int64(1), 2.5, "s", true, nil},
+		"e": []any{},
+		"m": map[string]any{},
+	}
+	if got := v.Unstructured(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Unstructured() = %#v, want %#v", got, want)
+	}
+}
+
+func TestFromUnstructured(t *testing.T) {
+	type myInt int
+	cases := []struct {
+		name string
+		in   any
+		want value.Value
+		err  string
+	}{
+		{name: "nil", in: nil, want: vNull},
+		{name: "bool", in: true, want: vBool(true)},
+		{name: "int", in: int(-3), want: vInt(-3)},
+		{name: "int8", in: int8(-8), want: vInt(-8)},
+		{name: "int16", in: int16(16), want: vInt(16)},
+		{name: "int32", in: int32(32), want: vInt(32)},
+		{name: "int64", in: int64(math.MinInt64), want: vInt(math.MinInt64)},
+		{name: "uint", in: uint(7), want: vInt(7)},
+		{name: "uint8", in: uint8(255), want: vInt(255)},
+		{name: "uint16", in: uint16(65535), want: vInt(65535)},
+		{name: "uint32", in: uint32(math.MaxUint32), want: vInt(math.MaxUint32)},
+		{name: "uint64", in: uint64(math.MaxInt64), want: vInt(math.MaxInt64)},
+		{name: "uintptr", in: uintptr(9), want: vInt(9)},
+		{name: "float32", in: float32(0.5), want: vFlt(0.5)},
+		{name: "float64", in: 1.25, want: vFlt(1.25)},
+		{name: "string", in: "s", want: vStr("s")},
+		{name: "json.Number int", in: json.Number("42"), want: vInt(42)},
+		{name: "json.Number float", in: json.Number("4.5e1"), want: vFlt(45)},
+		{name: "json.Number big", in: json.Number("18446744073709551616"), want: vFlt(18446744073709551616)},
+		{name: "Value", in: vStr("v"), want: vStr("v")},
+		{name: "[]any", in: []any{1, "a", nil}, want: listOf(vInt(1), vStr("a"), vNull)},
+		{name: "[]string", in: []string{"a", "b"}, want: listOf(vStr("a"), vStr("b"))},
+		{name: "[]map[string]any", in: []map[string]any{{"a": 1}}, want: listOf(mapOf("a", vInt(1)))},
+		{name: "map[string]any", in: map[string]any{"b": 1, "a": []any{}}, want: mapOf("a", listOf(), "b", vInt(1))},
+		{name: "map[string]string", in: map[string]string{"b": "1", "a": "2"}, want: mapOf("a", vStr("2"), "b", vStr("1"))},
+		{name: "map[any]any", in: map[any]any{"b": 1, "a": map[any]any{}}, want: mapOf("a", mapOf(), "b", vInt(1))},
+
+		{name: "uint64 overflow", in: map[string]any{"spec": map[string]any{"x": uint64(math.MaxUint64)}}, err: "value: .spec.x: integer 18446744073709551615 overflows int64"},
+		{name: "NaN", in: []any{0, math.NaN()}, err: "value: [1]: unsupported float value NaN"},
+		{name: "Inf", in: float32(math.Inf(-1)), err: "value: unsupported float value -Inf"},
+		{name: "bad json.Number", in: json.Number("1x"), err: `value: invalid json.Number "1x"`},
+		{name: "json.Number with space", in: json.Number(" 1"), err: `value: invalid json.Number " 1"`},
+		{name: "json.Number out of range", in: json.Number("1e999"), err: `value: invalid json.Number "1e999"`},
+		{name: "unsupported type", in: map[string]any{"spec": map[string]any{"x": make(chan int)}}, err: "value: .spec.x: unsupported type chan int"},
+		{name: "named type", in: []any{myInt(1)}, err: "value: [0]: unsupported type value_test.myInt"},
+		{name: "non-string key", in: map[string]any{"m": map[any]any{1: "a", true: "b", "s": 1}}, err: "value: .m: unsupported map key of type bool true"},
+		{name: "in []map", in: []map[string]any{{}, {"a": struct{}{}}}, err: "value: [1].a: unsupported type struct {}"},
+		{name: "first error in key order", in: map[string]any{"z": struct{}{}, "a": 1i, "m": []int{}}, err: "value: .a: unsupported type complex128"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := value.FromUnstructured(tc.in)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("FromUnstructured(%#v) = %v, %v; want error %q", tc.in, got, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("FromUnstructured(%#v): %v", tc.in, err)
+			}
+			if !sameValue(got, tc.want) {
+				t.Fatalf("FromUnstructured(%#v) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestUnstructuredRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		v := valuetest.Random(r, 5)
+		got, err := value.FromUnstructured(v.Unstructured())
+		if err != nil {
+			t.Fatalf("FromUnstructured(%v.Unstructured()): %v", v, err)
+		}
+		if !sameValue(got, v) {
+			t.Fatalf("round trip changed %v to %v", v, got)
+		}
+		// The encoding/json view agrees: decoding its output gives v back.
+		data, err := json.Marshal(v.Unstructured())
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := value.FromJSON(data)
+		if err != nil || !value.Equal(back, v) {
+			t.Fatalf("FromJSON(json.Marshal(%v)) = %v, %v", v, back, err)
+		}
+	}
+}
+
+func TestFromUnstructuredDeterministicErrors(t *testing.T) {
+	m := map[string]any{}
+	for i := range 50 {
+		m[strings.Repeat("k", i+1)] = struct{}{}
+	}
+	want := "value: .k: unsupported type struct {}"
+	for range 20 {
+		if _, err := value.FromUnstructured(m); err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %s", err, want)
+		}
+	}
+}
