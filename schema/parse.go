@@ -155,8 +155,12 @@ func (p *parser) mapping(n *yaml.Node, what string, fn func(key string, k, v *ya
 	}
 	for i := 0; i+1 < len(c); i += 2 {
 		k := c[i]
-		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
-			p.fail(ErrSyntax, k, "%s: unsupported key %s", what, describe(k))
+		if k.Kind != yaml.ScalarNode {
+			p.fail(ErrSyntax, k, "%s: a key must be a string, got %s", what, describe(k))
+			continue
+		}
+		if k.Tag == "!!merge" {
+			p.fail(ErrSyntax, k, "%s: merge keys (<<) are not supported", what)
 			continue
 		}
 		if laterKey(c, i, last) {
@@ -234,7 +238,7 @@ func (p *parser) sequence(n *yaml.Node, what string, depth int, fn func(item *ya
 func (p *parser) document(root *yaml.Node) *Document {
 	doc := &Document{}
 	n := p.enter(root, 0)
-	if n == nil {
+	if n == nil || n.Kind == 0 { // 0: empty input
 		return doc
 	}
 	if n.Kind == yaml.DocumentNode {

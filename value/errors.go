@@ -35,23 +35,22 @@ type SyntaxError struct {
 
 // Error formats the error as
 // "json: offset 17 (at /spec/replicas): invalid character 'x' ..." for JSON
-// and "yaml: line 3, column 5 (at /spec): ..." for YAML.
+// and "yaml: line 3, column 5 (at /spec): ..." for YAML (with the line or
+// column left out when not known).
 func (e *SyntaxError) Error() string {
 	var b strings.Builder
 	if e.Offset >= 0 {
 		b.WriteString("json: offset ")
 		b.WriteString(strconv.FormatInt(e.Offset, 10))
 	} else {
-		b.WriteString("yaml: ")
+		b.WriteString("yaml")
 		if e.Line > 0 {
-			b.WriteString("line ")
+			b.WriteString(": line ")
 			b.WriteString(strconv.Itoa(e.Line))
 			if e.Column > 0 {
 				b.WriteString(", column ")
 				b.WriteString(strconv.Itoa(e.Column))
 			}
-		} else {
-			b.WriteString("document")
 		}
 	}
 	if e.Path != "" {

@@ -311,7 +311,7 @@ func (d *jsonDecoder) allocFields(n int) []Field {
 		return make([]Field, n)
 	}
 	if len(d.fieldArena) < n {
-		d.fieldArena = make([]Field, d.nextChunk())
+		d.fieldArena = make([]Field, max(d.nextChunk(), n))
 	}
 	out := d.fieldArena[:n:n]
 	d.fieldArena = d.fieldArena[n:]
@@ -323,7 +323,7 @@ func (d *jsonDecoder) allocItems(n int) []Value {
 		return make([]Value, n)
 	}
 	if len(d.itemArena) < n {
-		d.itemArena = make([]Value, d.nextChunk())
+		d.itemArena = make([]Value, max(d.nextChunk(), n))
 	}
 	out := d.itemArena[:n:n]
 	d.itemArena = d.itemArena[n:]

@@ -334,3 +334,39 @@ func TestFromJSONLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestFromJSONSizes decodes lists and maps of many sizes, in many orders,
+// to exercise how the decoder carves out their storage.
+func TestFromJSONSizes(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := 0; n < 300; n += 1 + n/10 {
+		items := make([]value.Value, n)
+		fields := make([]value.Field, n)
+		for i := range n {
+			items[i] = vInt(int64(i))
+			fields[i] = value.Field{Name: strings.Repeat("k", i%7) + string(rune('a'+i%26)) + strings.Repeat("z", i/26), Value: listOf(vInt(int64(i)))}
+		}
+		r.Shuffle(n, func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
+		var b strings.Builder
+		b.WriteString(`{"list":`)
+		b.Write(value.ToJSON(listOf(items...)))
+		b.WriteString(`,"map":{`)
+		for i, f := range fields { // in shuffled order
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(value.ToJSON(vStr(f.Name)))
+			b.WriteByte(':')
+			b.Write(value.ToJSON(f.Value))
+		}
+		b.WriteString(`},"after":[1,2,3]}`)
+		got, err := value.FromJSON([]byte(b.String()))
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		want := mapOf("list", listOf(items...), "map", value.NewMap(fields), "after", listOf(vInt(1), vInt(2), vInt(3)))
+		if !sameValue(got, want) {
+			t.Fatalf("n=%d: got %v, want %v", n, got, want)
+		}
+	}
+}

@@ -107,7 +107,6 @@ func FromYAMLDocuments(data []byte, opts ...DecodeOption) (docs []Document, err 
 			return nil, e
 		}
 		docs = append(docs, Document{Value: v, Line: root.Line})
-		clear(c.cache) // anchors do not carry over between documents
 	}
 	return docs, nil
 }

@@ -1,0 +1,116 @@
+package fieldpath_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/structmerge/structmerge/fieldpath"
+)
+
+// podFieldsV1 returns the managed fields of a realistic Pod (spec applied by
+// kubectl, status written by the kubelet) in canonical FieldsV1 form.
+func podFieldsV1(tb testing.TB) []byte {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/pod-fieldsv1.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := fieldpath.ParseFieldsV1(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s.MarshalFieldsV1()
+}
+
+// podHalves splits the Pod's set into two overlapping sets parsed separately,
+// so that they share no structure: everything but the status, and the status
+// plus the metadata.
+func podHalves(tb testing.TB) (full, spec, statusAndMeta *fieldpath.Set) {
+	data := podFieldsV1(tb)
+	full, _ = fieldpath.ParseFieldsV1(data)
+	other, _ := fieldpath.ParseFieldsV1(data)
+	spec = other.RecursiveDifference(fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("status")}))
+	again, _ := fieldpath.ParseFieldsV1(data)
+	statusAndMeta = again.RecursiveDifference(fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("spec")}))
+	return full, spec, statusAndMeta
+}
+
+func TestPodFixture(t *testing.T) {
+	full, spec, status := podHalves(t)
+	if full.Size() < 200 || spec.Empty() || status.Empty() {
+		t.Fatalf("fixture too small: %d %d %d", full.Size(), spec.Size(), status.Size())
+	}
+	if !spec.Union(status).Equal(full) {
+		t.Error("the halves do not make up the whole")
+	}
+}
+
+func BenchmarkParseFieldsV1Pod(b *testing.B) {
+	data := podFieldsV1(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := fieldpath.ParseFieldsV1(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMarshalFieldsV1Pod(b *testing.B) {
+	data := podFieldsV1(b)
+	s, _ := fieldpath.ParseFieldsV1(data)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	buf := make([]byte, 0, len(data))
+	for b.Loop() {
+		buf = s.AppendFieldsV1(buf[:0])
+	}
+	b.Run("alloc", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = s.MarshalFieldsV1()
+		}
+	})
+}
+
+func BenchmarkSetOperationsPod(b *testing.B) {
+	full, spec, status := podHalves(b)
+	other, _ := fieldpath.ParseFieldsV1(podFieldsV1(b))
+	ops := []struct {
+		name string
+		op   func() *fieldpath.Set
+	}{
+		{"Union", func() *fieldpath.Set { return spec.Union(status) }},
+		{"UnionEqual", func() *fieldpath.Set { return full.Union(other) }},
+		{"Intersection", func() *fieldpath.Set { return spec.Intersection(status) }},
+		{"Difference", func() *fieldpath.Set { return full.Difference(status) }},
+		{"RecursiveDifference", func() *fieldpath.Set { return full.RecursiveDifference(spec) }},
+		{"Leaves", func() *fieldpath.Set { return full.Leaves() }},
+		{"Equal", func() *fieldpath.Set {
+			if !full.Equal(other) {
+				b.Fatal("not equal")
+			}
+			return nil
+		}},
+	}
+	for _, o := range ops {
+		b.Run(o.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				o.op()
+			}
+		})
+	}
+}
+
+func BenchmarkBuildPod(b *testing.B) {
+	s, _ := fieldpath.ParseFieldsV1(podFieldsV1(b))
+	var paths []fieldpath.Path
+	for p := range s.All() {
+		paths = append(paths, p.Copy())
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		fieldpath.NewSet(paths...)
+	}
+}

@@ -1,0 +1,131 @@
+package value_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/structmerge/structmerge/value"
+)
+
+// benchDocument returns a Kubernetes-like list of pods of about 50 KB of
+// compact JSON.
+func benchDocument() value.Value {
+	var items []value.Value
+	for i := 0; len(items) < 40; i++ {
+		name := fmt.Sprintf("web-%d", i)
+		containers := listOf(
+			mapOf("name", vStr("app"), "image", vStr("registry.example.com/team/app:v1.2."+fmt.Sprint(i)),
+				"args", listOf(vStr("--port=8080"), vStr("--verbose")),
+				"ports", listOf(mapOf("containerPort", vInt(8080), "protocol", vStr("TCP"), "name", vStr("http"))),
+				"resources", mapOf("limits", mapOf("cpu", vStr("500m"), "memory", vStr("128Mi")), "requests", mapOf("cpu", vFlt(0.25), "memory", vStr("64Mi"))),
+				"env", listOf(mapOf("name", vStr("MODE"), "value", vStr("production")), mapOf("name", vStr("INDEX"), "value", vStr(fmt.Sprint(i))))),
+			mapOf("name", vStr("sidecar"), "image", vStr("registry.example.com/proxy:2"), "ports", listOf(mapOf("containerPort", vInt(15001), "protocol", vStr("TCP"))),
+				"readinessProbe", mapOf("httpGet", mapOf("path", vStr("/ready"), "port", vInt(15021)), "periodSeconds", vInt(5))),
+		)
+		items = append(items, mapOf(
+			"apiVersion", vStr("v1"), "kind", vStr("Pod"),
+			"metadata", mapOf("name", vStr(name), "namespace", vStr("default"), "uid", vStr(fmt.Sprintf("3f1c%04d-aaaa-bbbb-cccc-0123456789ab", i)),
+				"labels", mapOf("app", vStr("web"), "pod-template-hash", vStr("5d4f8c7b9"), "tier", vStr("frontend")),
+				"annotations", mapOf("note", vStr("a string with \"quotes\", <brackets> and unicode é"))),
+			"spec", mapOf("containers", containers, "nodeName", vStr("node-1"), "restartPolicy", vStr("Always"), "terminationGracePeriodSeconds", vInt(30)),
+			"status", mapOf("phase", vStr("Running"), "conditions", listOf(mapOf("type", vStr("Ready"), "status", vStr("True"), "lastTransitionTime", vStr("2024-01-02T03:04:05Z")))),
+		))
+	}
+	return mapOf("apiVersion", vStr("v1"), "kind", vStr("List"), "items", listOf(items...))
+}
+
+func BenchmarkFromJSON(b *testing.B) {
+	data := value.ToJSON(benchDocument())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := value.FromJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEncodingJSONUnmarshal is the reference point for BenchmarkFromJSON.
+func BenchmarkEncodingJSONUnmarshal(b *testing.B) {
+	data := value.ToJSON(benchDocument())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var x any
+		if err := json.Unmarshal(data, &x); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAppendJSON(b *testing.B) {
+	v := benchDocument()
+	buf := value.AppendJSON(nil, v)
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = value.AppendJSON(buf[:0], v)
+	}
+}
+
+func BenchmarkToJSON(b *testing.B) {
+	v := benchDocument()
+	b.SetBytes(int64(len(value.ToJSON(v))))
+	b.ReportAllocs()
+	for b.Loop() {
+		value.ToJSON(v)
+	}
+}
+
+func BenchmarkFromYAML(b *testing.B) {
+	data := value.ToYAML(benchDocument())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := value.FromYAML(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkToYAML(b *testing.B) {
+	v := benchDocument()
+	b.SetBytes(int64(len(value.ToYAML(v))))
+	b.ReportAllocs()
+	for b.Loop() {
+		value.ToYAML(v)
+	}
+}
+
+func BenchmarkEqual(b *testing.B) {
+	v := benchDocument()
+	w, _ := value.FromJSON(value.ToJSON(v))
+	b.ReportAllocs()
+	for b.Loop() {
+		if !value.Equal(v, w) {
+			b.Fatal("not equal")
+		}
+	}
+}
+
+func BenchmarkCompare(b *testing.B) {
+	v := benchDocument()
+	w, _ := value.FromJSON(value.ToJSON(v))
+	b.ReportAllocs()
+	for b.Loop() {
+		if value.Compare(v, w) != 0 {
+			b.Fatal("not equal")
+		}
+	}
+}
+
+func BenchmarkFromUnstructured(b *testing.B) {
+	u := benchDocument().Unstructured()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := value.FromUnstructured(u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
