@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -356,4 +357,91 @@ func fpSanitizeValue(v value.Value, changed *bool) value.Value {
 		return value.NewList(items)
 	}
 	return v
+}
+
+// FuzzFieldpathParseFieldsV1VsSMD checks ParseFieldsV1 against SMD's
+// FromJSON on valid JSON: we never accept what SMD rejects, and what both
+// accept re-encodes to the same bytes, except where a documented deviation
+// applies (integers beyond 2^53, which SMD rounds to float64, and invalid
+// UTF-8 in key and value strings, which we decode as U+FFFD).
+func FuzzFieldpathParseFieldsV1VsSMD(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `null`, `{"f:a":{"f:x":{}},"f:a":{}}`, `{"x:unknown":{"f:a":{}},"f:b":{}}`,
+		`{"i:+4":{},"i:-1":{}}`, `{"v:-0":{}}`, `{"k:null":{}}`, `{"k:{\"a\":1,\"a\":0}":{}}`,
+		`{".":[1,{"x":2}],"f:a":{".":null}}`, `{"v:{\"b\":[1,2.5,\"\\u003c\"],\"a\":null}":{}}`,
+		`{"v:1e-7":{},"v:1E+21":{},"v:123456789.125":{}}`, `{"f:\u003ca\u003e":{}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for range 20 {
+		f.Add(fieldpathtest.RandomSet(r, 6).MarshalFieldsV1())
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		ours, ourErr := fieldpath.ParseFieldsV1(data)
+		var smd smdfp.Set
+		smdErr := smd.FromJSON(bytes.NewReader(data))
+		if ourErr == nil && smdErr != nil {
+			t.Fatalf("we accept what SMD rejects (%v)", smdErr)
+		}
+		if ourErr != nil || smdErr != nil {
+			return
+		}
+		if fpHasDeviation(ours) {
+			return
+		}
+		want := fpSMDJSON(t, &smd)
+		if got := ours.MarshalFieldsV1(); !bytes.Equal(got, want) {
+			t.Fatalf("re-encoded\nours: %s\nSMD:  %s", got, want)
+		}
+	})
+}
+
+// fpHasDeviation reports whether s holds a value on which we knowingly
+// differ from SMD: an integer beyond ±2^53, or a string or name that is not
+// valid UTF-8 or holds U+FFFD.
+func fpHasDeviation(s *fieldpath.Set) bool {
+	var bad func(v value.Value) bool
+	bad = func(v value.Value) bool {
+		switch v.Kind() {
+		case value.Int:
+			n := v.AsInt()
+			return n > 1<<53 || n < -(1<<53)
+		case value.String:
+			return !utf8.ValidString(v.AsString()) || strings.ContainsRune(v.AsString(), utf8.RuneError)
+		case value.List:
+			for _, it := range v.Items() {
+				if bad(it) {
+					return true
+				}
+			}
+		case value.Map:
+			for _, f := range v.Fields() {
+				if bad(value.NewString(f.Name)) || bad(f.Value) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for p := range s.All() {
+		for _, e := range p {
+			switch e.Kind() {
+			case fieldpath.KeyKind:
+				for _, f := range e.Key() {
+					if bad(f.Value) {
+						return true
+					}
+				}
+			case fieldpath.ValueKind:
+				if bad(e.Value()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package fieldpath_test
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
@@ -61,16 +62,20 @@ func BenchmarkMarshalFieldsV1Pod(b *testing.B) {
 	s, _ := fieldpath.ParseFieldsV1(data)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.MarshalFieldsV1()
+	}
+}
+
+func BenchmarkAppendFieldsV1Pod(b *testing.B) {
+	data := podFieldsV1(b)
+	s, _ := fieldpath.ParseFieldsV1(data)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
 	buf := make([]byte, 0, len(data))
 	for b.Loop() {
 		buf = s.AppendFieldsV1(buf[:0])
 	}
-	b.Run("alloc", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = s.MarshalFieldsV1()
-		}
-	})
 }
 
 func BenchmarkSetOperationsPod(b *testing.B) {
@@ -109,6 +114,19 @@ func BenchmarkBuildPod(b *testing.B) {
 	for p := range s.All() {
 		paths = append(paths, p.Copy())
 	}
+	b.ReportAllocs()
+	for b.Loop() {
+		fieldpath.NewSet(paths...)
+	}
+}
+
+func BenchmarkBuildPodSorted(b *testing.B) {
+	s, _ := fieldpath.ParseFieldsV1(podFieldsV1(b))
+	var paths []fieldpath.Path
+	for p := range s.All() {
+		paths = append(paths, p.Copy())
+	}
+	slices.SortFunc(paths, fieldpath.Path.Compare)
 	b.ReportAllocs()
 	for b.Loop() {
 		fieldpath.NewSet(paths...)

@@ -48,19 +48,38 @@ func (k ElementKind) String() string {
 // a set member value or a list index.
 //
 // PathElement is immutable; safe for concurrent use. It is a small value type
-// (a field name costs nothing beyond its string) and is compared with Equal
-// or Compare, not with ==. The zero PathElement is invalid; it sorts after
-// every valid element and prints as "{{invalid path element}}".
+// (32 bytes; a field name costs nothing beyond its string) and is compared
+// with Equal or Compare, not with ==. The zero PathElement is invalid; it
+// sorts after every valid element and prints as "{{invalid path element}}".
 type PathElement struct {
-	name string         // FieldNameKind: the field name
-	ptr  unsafe.Pointer // KeyKind: *value.Field, the first of n key fields; ValueKind: *value.Value
-	n    int            // IndexKind: the index; KeyKind: the number of key fields
-	kind ElementKind
+	// The kind is encoded in ptr and n:
+	//   field name: ptr == nil, n == fieldTag, name is the name
+	//   index:      ptr == indexTag(), n is the index
+	//   value:      ptr is a *value.Value, n == valueTag
+	//   key:        ptr is the first of n >= 0 key fields (emptyKey when n == 0)
+	//   invalid:    ptr == nil, n == 0
+	name string
+	ptr  unsafe.Pointer
+	n    int
 }
+
+const (
+	fieldTag = 1
+	valueTag = -1
+)
+
+// Sentinels whose addresses tag index elements and empty keys. They are
+// never written.
+var (
+	indexSentinel byte
+	emptyKey      [1]value.Field
+)
+
+func indexTag() unsafe.Pointer { return unsafe.Pointer(&indexSentinel) }
 
 // FieldName returns a path element that selects the field name of a map.
 func FieldName(name string) PathElement {
-	return PathElement{name: name, kind: FieldNameKind}
+	return PathElement{name: name, n: fieldTag}
 }
 
 // Key returns a path element that selects the item of an associative list
@@ -76,11 +95,10 @@ func Key(fields []value.Field) PathElement {
 
 // keyElement builds a KeyKind element from fields already sorted by name.
 func keyElement(fields []value.Field) PathElement {
-	e := PathElement{n: len(fields), kind: KeyKind}
-	if len(fields) > 0 {
-		e.ptr = unsafe.Pointer(unsafe.SliceData(fields))
+	if len(fields) == 0 {
+		return PathElement{ptr: unsafe.Pointer(&emptyKey[0])}
 	}
-	return e
+	return PathElement{ptr: unsafe.Pointer(unsafe.SliceData(fields)), n: len(fields)}
 }
 
 func keySorted(fields []value.Field) bool {
@@ -160,45 +178,66 @@ func scalarValue(x any) (value.Value, error) {
 func MemberValue(v value.Value) PathElement {
 	p := new(value.Value)
 	*p = v
-	return PathElement{ptr: unsafe.Pointer(p), kind: ValueKind}
+	return valueElement(p)
+}
+
+func valueElement(p *value.Value) PathElement {
+	return PathElement{ptr: unsafe.Pointer(p), n: valueTag}
 }
 
 // Index returns a path element that selects item i of an atomic list.
 func Index(i int) PathElement {
-	return PathElement{n: i, kind: IndexKind}
+	return PathElement{ptr: indexTag(), n: i}
 }
 
 // Kind returns the kind of e, or 0 for the zero PathElement.
-func (e PathElement) Kind() ElementKind { return e.kind }
+func (e PathElement) Kind() ElementKind {
+	switch {
+	case e.ptr == nil:
+		if e.n == fieldTag {
+			return FieldNameKind
+		}
+		return 0
+	case e.ptr == indexTag():
+		return IndexKind
+	case e.n == valueTag:
+		return ValueKind
+	}
+	return KeyKind
+}
 
 // FieldName returns the field name of a FieldNameKind element, else "".
 func (e PathElement) FieldName() string {
-	if e.kind != FieldNameKind {
-		return ""
-	}
 	return e.name
 }
 
 // Key returns the key fields of a KeyKind element sorted by name, else nil.
 // Borrowed: the caller must not modify the slice.
 func (e PathElement) Key() []value.Field {
-	if e.kind != KeyKind || e.n == 0 {
+	if e.Kind() != KeyKind || e.n == 0 {
 		return nil
 	}
+	return e.key()
+}
+
+// key returns the fields of a KeyKind element.
+func (e PathElement) key() []value.Field {
 	return unsafe.Slice((*value.Field)(e.ptr), e.n)
 }
 
 // Value returns the value of a ValueKind element, else null.
 func (e PathElement) Value() value.Value {
-	if e.kind != ValueKind {
+	if e.Kind() != ValueKind {
 		return value.Value{}
 	}
-	return *(*value.Value)(e.ptr)
+	return *e.value()
 }
+
+func (e PathElement) value() *value.Value { return (*value.Value)(e.ptr) }
 
 // Index returns the index of an IndexKind element, else 0.
 func (e PathElement) Index() int {
-	if e.kind != IndexKind {
+	if e.ptr != indexTag() {
 		return 0
 	}
 	return e.n
@@ -206,7 +245,7 @@ func (e PathElement) Index() int {
 
 // kindRank orders kinds for Compare; the invalid kind sorts last.
 func kindRank(k ElementKind) int {
-	if k == 0 || k > IndexKind {
+	if k == 0 {
 		return int(IndexKind) + 1
 	}
 	return int(k)
@@ -217,16 +256,24 @@ func kindRank(k ElementKind) int {
 // and then by length; values by value.Compare; indexes numerically. It
 // returns -1, 0 or +1. This is the order structured-merge-diff uses.
 func (e PathElement) Compare(o PathElement) int {
-	if e.kind != o.kind {
-		return cmp.Compare(kindRank(e.kind), kindRank(o.kind))
-	}
-	switch e.kind {
-	case FieldNameKind:
+	if e.ptr == nil && o.ptr == nil && e.n == fieldTag && o.n == fieldTag {
 		return strings.Compare(e.name, o.name)
+	}
+	ek, ok := e.Kind(), o.Kind()
+	if ek != ok {
+		return cmp.Compare(kindRank(ek), kindRank(ok))
+	}
+	switch ek {
 	case KeyKind:
-		return compareKeys(e.Key(), o.Key())
+		if e.ptr == o.ptr && e.n == o.n {
+			return 0
+		}
+		return compareKeys(e.key(), o.key())
 	case ValueKind:
-		return value.Compare(*(*value.Value)(e.ptr), *(*value.Value)(o.ptr))
+		if e.ptr == o.ptr {
+			return 0
+		}
+		return value.Compare(*e.value(), *o.value())
 	case IndexKind:
 		return cmp.Compare(e.n, o.n)
 	}
@@ -255,12 +302,14 @@ func compareKeys(a, b []value.Field) int {
 // Equal reports whether e and o select the same child: same kind and equal
 // name, key fields (by value.Equal), value or index.
 func (e PathElement) Equal(o PathElement) bool {
-	if e.kind != o.kind {
+	if e.ptr == nil || o.ptr == nil {
+		return e.ptr == o.ptr && e.n == o.n && e.name == o.name
+	}
+	ek := e.Kind()
+	if ek != o.Kind() {
 		return false
 	}
-	switch e.kind {
-	case FieldNameKind:
-		return e.name == o.name
+	switch ek {
 	case KeyKind:
 		if e.n != o.n {
 			return false
@@ -268,7 +317,7 @@ func (e PathElement) Equal(o PathElement) bool {
 		if e.ptr == o.ptr {
 			return true
 		}
-		a, b := e.Key(), o.Key()
+		a, b := e.key(), o.key()
 		for i := range a {
 			if a[i].Name != b[i].Name || !value.Equal(a[i].Value, b[i].Value) {
 				return false
@@ -276,17 +325,15 @@ func (e PathElement) Equal(o PathElement) bool {
 		}
 		return true
 	case ValueKind:
-		return e.ptr == o.ptr || value.Equal(*(*value.Value)(e.ptr), *(*value.Value)(o.ptr))
-	case IndexKind:
-		return e.n == o.n
+		return e.ptr == o.ptr || value.Equal(*e.value(), *o.value())
 	}
-	return true
+	return e.n == o.n // IndexKind
 }
 
 // String formats e the way structured-merge-diff prints path elements:
 // ".name", `[name="web",port=80]`, `[="a"]` or "[3]".
 func (e PathElement) String() string {
-	if e.kind == FieldNameKind {
+	if e.ptr == nil && e.n == fieldTag {
 		return "." + e.name
 	}
 	return string(e.appendText(nil))
@@ -294,13 +341,13 @@ func (e PathElement) String() string {
 
 // appendText appends the String form of e to dst.
 func (e PathElement) appendText(dst []byte) []byte {
-	switch e.kind {
+	switch e.Kind() {
 	case FieldNameKind:
 		dst = append(dst, '.')
 		return append(dst, e.name...)
 	case KeyKind:
 		dst = append(dst, '[')
-		for i, f := range e.Key() {
+		for i, f := range e.key() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -311,7 +358,7 @@ func (e PathElement) appendText(dst []byte) []byte {
 		return append(dst, ']')
 	case ValueKind:
 		dst = append(dst, "[="...)
-		dst = appendValueText(dst, *(*value.Value)(e.ptr))
+		dst = appendValueText(dst, *e.value())
 		return append(dst, ']')
 	case IndexKind:
 		dst = append(dst, '[')

@@ -39,19 +39,14 @@ func (s *Set) MarshalFieldsV1() []byte {
 // AppendFieldsV1 appends the FieldsV1 encoding of s (see MarshalFieldsV1) to
 // dst and returns the extended slice.
 func (s *Set) AppendFieldsV1(dst []byte) []byte {
-	var e encoder
 	dst = append(dst, '{')
-	dst = e.contents(dst, s, false)
+	dst = appendContents(dst, s, false)
 	return append(dst, '}')
 }
 
-type encoder struct {
-	scratch []byte // the unescaped text of a k: or v: key
-}
-
-// contents writes the entries of node s: "." first when self is true, then
-// members and children merged in element order.
-func (e *encoder) contents(dst []byte, s *Set, self bool) []byte {
+// appendContents writes the entries of node s: "." first when self is true,
+// then members and children merged in element order.
+func appendContents(dst []byte, s *Set, self bool) []byte {
 	if s.Empty() {
 		return dst
 	}
@@ -77,14 +72,14 @@ func (e *encoder) contents(dst []byte, s *Set, self bool) []byte {
 			d = m[i].Compare(c[j].Element)
 		}
 		if d < 0 {
-			dst = e.key(dst, m[i])
+			dst = appendKey(dst, m[i])
 			dst = append(dst, ":{}"...)
 			i++
 			continue
 		}
-		dst = e.key(dst, c[j].Element)
+		dst = appendKey(dst, c[j].Element)
 		dst = append(dst, ":{"...)
-		dst = e.contents(dst, c[j].Set, d == 0)
+		dst = appendContents(dst, c[j].Set, d == 0)
 		dst = append(dst, '}')
 		if d == 0 {
 			i++
@@ -94,9 +89,9 @@ func (e *encoder) contents(dst []byte, s *Set, self bool) []byte {
 	return dst
 }
 
-// key writes the serialized path element as a JSON object key.
-func (e *encoder) key(dst []byte, pe PathElement) []byte {
-	switch pe.kind {
+// appendKey writes the serialized path element as a JSON object key.
+func appendKey(dst []byte, pe PathElement) []byte {
+	switch pe.Kind() {
 	case FieldNameKind:
 		dst = append(dst, `"f:`...)
 		dst = appendKeyText(dst, pe.name)
@@ -106,28 +101,81 @@ func (e *encoder) key(dst []byte, pe PathElement) []byte {
 		dst = strconv.AppendInt(dst, int64(pe.n), 10)
 		return append(dst, '"')
 	case KeyKind:
-		b := append(e.scratch[:0], "k:{"...)
-		for i, f := range pe.Key() {
+		dst = append(dst, '"')
+		raw := len(dst)
+		dst = append(dst, "k:{"...)
+		for i, f := range pe.key() {
 			if i > 0 {
-				b = append(b, ',')
+				dst = append(dst, ',')
 			}
-			b = append(b, '"')
-			b = appendKeyText(b, f.Name)
-			b = append(b, `":`...)
-			b = appendValueJSON(b, f.Value)
+			dst = append(dst, '"')
+			dst = appendKeyText(dst, f.Name)
+			dst = append(dst, `":`...)
+			dst = appendValueJSON(dst, f.Value)
 		}
-		b = append(b, '}')
-		e.scratch = b
+		dst = append(dst, '}')
+		dst = escapeTail(dst, raw)
+		return append(dst, '"')
 	case ValueKind:
-		b := append(e.scratch[:0], "v:"...)
-		b = appendValueJSON(b, *(*value.Value)(pe.ptr))
-		e.scratch = b
-	default:
-		return append(dst, `""`...)
+		dst = append(dst, '"')
+		raw := len(dst)
+		dst = append(dst, "v:"...)
+		dst = appendValueJSON(dst, *pe.value())
+		dst = escapeTail(dst, raw)
+		return append(dst, '"')
 	}
-	dst = append(dst, '"')
-	dst = appendKeyText(dst, e.scratch)
-	return append(dst, '"')
+	return append(dst, `""`...)
+}
+
+// keyEscapeExtra says how many bytes appendKeyText adds to escape c.
+func keyEscapeExtra(c byte) int {
+	switch {
+	case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+		return 1
+	case c < 0x20:
+		return 5
+	}
+	return 0
+}
+
+// escapeTail escapes dst[from:] in place as appendKeyText would, growing dst
+// and filling it from the end.
+func escapeTail(dst []byte, from int) []byte {
+	extra := 0
+	for _, c := range dst[from:] {
+		extra += keyEscapeExtra(c)
+	}
+	if extra == 0 {
+		return dst
+	}
+	r := len(dst)
+	dst = append(dst, make([]byte, extra)...)
+	w := len(dst)
+	for r > from {
+		r--
+		c := dst[r]
+		switch keyEscapeExtra(c) {
+		case 0:
+			w--
+			dst[w] = c
+			continue
+		case 1:
+			switch c {
+			case '\n':
+				c = 'n'
+			case '\r':
+				c = 'r'
+			case '\t':
+				c = 't'
+			}
+			w -= 2
+			dst[w], dst[w+1] = '\\', c
+		default:
+			w -= 6
+			dst[w], dst[w+1], dst[w+2], dst[w+3], dst[w+4], dst[w+5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]
+		}
+	}
+	return dst
 }
 
 const hexDigits = "0123456789abcdef"
@@ -304,6 +352,7 @@ type decoder struct {
 
 	buf      []byte        // unescaped key text
 	buf2     []byte        // unescaped key field names inside a k: key
+	keyStack []value.Field // the fields of the k: key being read
 	members  []PathElement // stack of the members of the nodes being read
 	children []Child       // stack of the children of the nodes being read
 
@@ -482,11 +531,7 @@ func normalizeDecoded(ms []PathElement, cs []Child) ([]PathElement, []Child) {
 }
 
 func (d *decoder) newSet(members []PathElement, children []Child) *Set {
-	if len(d.setArena) == 0 {
-		d.setArena = make([]Set, 32)
-	}
-	s := &d.setArena[0]
-	d.setArena = d.setArena[1:]
+	s := &take(&d.setArena, 1, d.estimate(64))[0]
 	s.members, s.children = members, children
 	s.size = len(members)
 	for i := range children {
@@ -495,42 +540,37 @@ func (d *decoder) newSet(members []PathElement, children []Child) *Set {
 	return s
 }
 
-const arenaChunk = 128
+// estimate returns how many items to allocate in the next arena chunk when
+// about one item is expected per bytesPer bytes of the input left to read.
+func (d *decoder) estimate(bytesPer int) int {
+	return min((len(d.data)-d.pos)/bytesPer+4, 1024)
+}
+
+// take returns n items from the arena, refilling it with a chunk of
+// max(n, chunk) items when it runs short.
+func take[T any](arena *[]T, n, chunk int) []T {
+	if len(*arena) < n {
+		*arena = make([]T, max(n, chunk))
+	}
+	out := (*arena)[:n:n]
+	*arena = (*arena)[n:]
+	return out
+}
 
 func (d *decoder) allocElems(src []PathElement) []PathElement {
-	n := len(src)
-	if n == 0 {
+	if len(src) == 0 {
 		return nil
 	}
-	var out []PathElement
-	if n > arenaChunk/4 {
-		out = make([]PathElement, n)
-	} else {
-		if len(d.elemArena) < n {
-			d.elemArena = make([]PathElement, arenaChunk)
-		}
-		out = d.elemArena[:n:n]
-		d.elemArena = d.elemArena[n:]
-	}
+	out := take(&d.elemArena, len(src), d.estimate(20))
 	copy(out, src)
 	return out
 }
 
 func (d *decoder) allocChildren(src []Child) []Child {
-	n := len(src)
-	if n == 0 {
+	if len(src) == 0 {
 		return nil
 	}
-	var out []Child
-	if n > arenaChunk/4 {
-		out = make([]Child, n)
-	} else {
-		if len(d.kidArena) < n {
-			d.kidArena = make([]Child, arenaChunk)
-		}
-		out = d.kidArena[:n:n]
-		d.kidArena = d.kidArena[n:]
-	}
+	out := take(&d.kidArena, len(src), d.estimate(64))
 	copy(out, src)
 	return out
 }
@@ -541,7 +581,7 @@ func (d *decoder) name(b []byte) string {
 		return ""
 	}
 	if cap(d.names)-len(d.names) < len(b) {
-		d.names = make([]byte, 0, max(2048, len(b)))
+		d.names = make([]byte, 0, max(len(b), min((len(d.data)-d.pos)/2, 8<<10)))
 	}
 	off := len(d.names)
 	d.names = append(d.names, b...)
@@ -904,13 +944,9 @@ func (d *decoder) element(kb []byte, keyOff int) (pe PathElement, known bool, er
 		if err != nil {
 			return PathElement{}, false, err
 		}
-		if len(d.valArena) == 0 {
-			d.valArena = make([]value.Value, 32)
-		}
-		p := &d.valArena[0]
-		d.valArena = d.valArena[1:]
+		p := &take(&d.valArena, 1, d.estimate(256))[0]
 		*p = v
-		return PathElement{ptr: unsafe.Pointer(p), kind: ValueKind}, true, nil
+		return valueElement(p), true, nil
 	case 'k':
 		fields, err := d.keyFields(body, keyOff, kb)
 		if err != nil {
@@ -967,21 +1003,66 @@ func (d *decoder) jsonValue(body []byte, keyOff int, kb []byte) (value.Value, er
 	if rest := skipWS(body, end); rest < len(body) {
 		return value.Value{}, d.innerError(keyOff, kb, rest+2, "unexpected data after the value", nil)
 	}
-	v, err := decodeValue(body[start:end])
+	v, err := d.decodeValue(body[start:end])
 	if err != nil {
 		return value.Value{}, d.innerError(keyOff, kb, start+2, "bad value", err)
 	}
 	return v, nil
 }
 
-// decodeValue decodes one JSON value with value.FromJSON, except that the
-// integer literal -0 is a negative zero float, as the reference reader (which
-// reads every number as a float64) has it, so that it is written back as -0.
-func decodeValue(text []byte) (value.Value, error) {
-	if string(text) == "-0" {
-		return value.NewFloat(math.Copysign(0, -1)), nil
+// decodeValue decodes one JSON value (already checked by skipValue) as
+// value.FromJSON does, except that the integer literal -0 is a negative zero
+// float, as the reference reader (which reads every number as a float64) has
+// it, so that it is written back as -0. Strings without escapes, small
+// integers and literals are decoded here without allocating; the rest goes
+// to FromJSON.
+func (d *decoder) decodeValue(text []byte) (value.Value, error) {
+	switch text[0] {
+	case '"':
+		// Without escapes, valid UTF-8 bytes are the string.
+		inner := text[1 : len(text)-1]
+		if slices.Contains(inner, '\\') || !utf8.Valid(inner) {
+			return value.FromJSON(text)
+		}
+		return value.NewString(d.name(inner)), nil
+	case 't':
+		return value.NewBool(true), nil
+	case 'f':
+		return value.NewBool(false), nil
+	case 'n':
+		return value.NewNull(), nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if string(text) == "-0" {
+			return value.NewFloat(math.Copysign(0, -1)), nil
+		}
+		if n, ok := smallInt(text); ok {
+			return value.NewInt(n), nil
+		}
 	}
 	return value.FromJSON(text)
+}
+
+// smallInt parses a JSON integer of at most 18 digits.
+func smallInt(text []byte) (int64, bool) {
+	neg := text[0] == '-'
+	digits := text
+	if neg {
+		digits = text[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 func (d *decoder) innerError(keyOff int, kb []byte, inner int, msg string, err error) error {
@@ -1012,7 +1093,8 @@ func (d *decoder) keyFields(body []byte, keyOff int, kb []byte) ([]value.Field, 
 		return fail(pos, "want an object of key fields")
 	}
 	pos = skipWS(body, pos+1)
-	var fields []value.Field
+	fields := d.keyStack[:0]
+	defer func() { d.keyStack = fields[:0] }()
 	if pos < len(body) && body[pos] == '}' {
 		pos++
 	} else {
@@ -1036,12 +1118,9 @@ func (d *decoder) keyFields(body []byte, keyOff int, kb []byte) ([]value.Field, 
 			if serr != nil {
 				return fail(serr.Offset, serr.Msg)
 			}
-			v, err := decodeValue(body[pos:vend])
+			v, err := d.decodeValue(body[pos:vend])
 			if err != nil {
 				return nil, d.innerError(keyOff, kb, pos+2, "bad value of key field "+strconv.Quote(name), err)
-			}
-			if fields == nil {
-				fields = d.allocKey(4)
 			}
 			fields = append(fields, value.Field{Name: name, Value: v})
 			pos = skipWS(body, vend)
@@ -1065,18 +1144,10 @@ func (d *decoder) keyFields(body []byte, keyOff int, kb []byte) ([]value.Field, 
 	if len(fields) == 0 {
 		return nil, nil
 	}
-	return fields[:len(fields):len(fields)], nil
-}
-
-// allocKey returns an empty slice with room for n fields from the arena;
-// appending beyond n reallocates, which is fine.
-func (d *decoder) allocKey(n int) []value.Field {
-	if len(d.keyArena) < n {
-		d.keyArena = make([]value.Field, 64)
-	}
-	out := d.keyArena[:0:n]
-	d.keyArena = d.keyArena[n:]
-	return out
+	out := take(&d.keyArena, len(fields), d.estimate(128))
+	copy(out, fields)
+	clear(fields)
+	return out, nil
 }
 
 // unquote decodes a JSON string literal (already checked by skipString)

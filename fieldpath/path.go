@@ -77,7 +77,7 @@ func MakePath(parts ...any) (Path, error) {
 	for i, part := range parts {
 		switch t := part.(type) {
 		case PathElement:
-			if t.kind == 0 {
+			if t.Kind() == 0 {
 				return nil, fmt.Errorf("fieldpath: MakePath part %d: invalid (zero) PathElement", i)
 			}
 			p = append(p, t)
@@ -148,42 +148,48 @@ func (ps *pathParser) element() (PathElement, error) {
 	if ps.i >= len(s) {
 		return PathElement{}, ps.errorf(ps.i, "unterminated path element starting at offset %d", open)
 	}
-	// [=value]
+	// [=value], or a key whose first field name is empty: [=v,b=w]
+	var fields []value.Field
 	if s[ps.i] == '=' {
 		ps.i++
 		v, err := ps.value(0)
 		if err != nil {
 			return PathElement{}, err
 		}
-		if err := ps.expect(']'); err != nil {
-			return PathElement{}, err
+		if ps.i >= len(s) || s[ps.i] != ',' {
+			if err := ps.expect(']'); err != nil {
+				return PathElement{}, err
+			}
+			return MemberValue(v), nil
 		}
-		return MemberValue(v), nil
+		ps.i++
+		fields = append(fields, value.Field{Name: "", Value: v})
 	}
 	// [] is a key with no fields.
-	if s[ps.i] == ']' {
+	if fields == nil && s[ps.i] == ']' {
 		ps.i++
 		return Key(nil), nil
 	}
 	// [3] or [-3]
-	j := ps.i
-	if s[j] == '-' {
-		j++
-	}
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	if k > j && k < len(s) && s[k] == ']' {
-		n, err := strconv.Atoi(s[ps.i:k])
-		if err != nil {
-			return PathElement{}, ps.errorf(ps.i, "index %s: %v", s[ps.i:k], err)
+	if fields == nil {
+		j := ps.i
+		if s[j] == '-' {
+			j++
 		}
-		ps.i = k + 1
-		return Index(n), nil
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k > j && k < len(s) && s[k] == ']' {
+			n, err := strconv.Atoi(s[ps.i:k])
+			if err != nil {
+				return PathElement{}, ps.errorf(ps.i, "index %s: %v", s[ps.i:k], err)
+			}
+			ps.i = k + 1
+			return Index(n), nil
+		}
 	}
 	// [name=value,...]
-	var fields []value.Field
 	for {
 		start := ps.i
 		for ps.i < len(s) && s[ps.i] != '=' && s[ps.i] != ']' && s[ps.i] != ',' {

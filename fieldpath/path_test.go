@@ -23,6 +23,7 @@ var pathRoundTrips = []string{
 	`[a=1,b="]",c=null]`,
 	`.a]b=c,`,
 	`[x.y=1]`,
+	`[=1,b=2][=null,0=""]`,
 }
 
 func TestParsePathRoundTrip(t *testing.T) {

@@ -612,26 +612,28 @@ func (s *Set) String() string {
 	return string(b)
 }
 
-// Builder builds a Set from paths inserted one at a time. It is faster than
-// repeated Set.Insert and accepts paths in any order (sorted input is
-// fastest).
+// Builder builds a Set from paths inserted one at a time. It is much faster
+// than repeated Set.Insert and allocates the nodes of the result in a few
+// blocks. It accepts paths in any order; input sorted by Path.Compare, or in
+// the pre-order of a walk over an object, is the cheapest.
 //
 // A Builder is for use by one goroutine. Build freezes the inserted paths into
 // an immutable Set; the Builder must not be used after Build. The zero
 // Builder is ready to use.
 type Builder struct {
-	root bnode
-}
-
-type bnode struct {
+	// The nodes on the way to the last inserted path are open: frames[k]
+	// is the node of cur[:k]. The members and children of the open nodes
+	// are on two stacks, each node's above its parent's.
+	cur      Path
+	frames   []frame
 	members  []PathElement
-	children []bchild
-	unsorted bool // members or children were appended out of order
+	children []Child
+	arena    arena
 }
 
-type bchild struct {
-	pe   PathElement
-	node *bnode
+type frame struct {
+	mBase, cBase int  // where the node's members and children start
+	unsorted     bool // they were added out of order or repeated
 }
 
 // Insert adds p. An empty p is ignored. The Builder keeps the elements of p
@@ -640,116 +642,120 @@ func (b *Builder) Insert(p Path) {
 	if len(p) == 0 {
 		return
 	}
-	n := &b.root
-	for _, pe := range p[:len(p)-1] {
-		n = n.descend(pe)
+	if len(b.frames) == 0 {
+		b.frames = append(b.frames, frame{})
 	}
-	n.addMember(p[len(p)-1])
+	// Keep the open nodes that are prefixes of p, close the others.
+	keep, lim := 0, min(len(b.frames)-1, len(p)-1)
+	for keep < lim && b.cur[keep].Compare(p[keep]) == 0 {
+		keep++
+	}
+	b.closeTo(keep)
+	b.cur = append(b.cur[:0], p...)
+	for k := keep + 1; k < len(p); k++ {
+		b.frames = append(b.frames, frame{mBase: len(b.members), cBase: len(b.children)})
+	}
+	f := &b.frames[len(b.frames)-1]
+	if n := len(b.members); n > f.mBase && b.members[n-1].Compare(p[len(p)-1]) >= 0 {
+		f.unsorted = true
+	}
+	b.members = append(b.members, p[len(p)-1])
 }
 
-func (n *bnode) addMember(pe PathElement) {
-	if k := len(n.members); k > 0 {
-		c := n.members[k-1].Compare(pe)
-		if c == 0 {
-			return
+// closeTo closes the open nodes deeper than depth, adding each to its parent
+// as a child.
+func (b *Builder) closeTo(depth int) {
+	for k := len(b.frames) - 1; k > depth; k-- {
+		s := b.finish(b.frames[k])
+		b.frames = b.frames[:k]
+		e := b.cur[k-1]
+		parent := &b.frames[k-1]
+		if n := len(b.children); n > parent.cBase && b.children[n-1].Element.Compare(e) >= 0 {
+			parent.unsorted = true
 		}
-		if c > 0 {
-			n.unsorted = true
-		}
+		b.children = append(b.children, Child{e, s})
 	}
-	n.members = append(n.members, pe)
 }
 
-func (n *bnode) descend(pe PathElement) *bnode {
-	if k := len(n.children); k > 0 {
-		c := n.children[k-1].pe.Compare(pe)
-		if c == 0 {
-			return n.children[k-1].node
-		}
-		if c > 0 {
-			if !n.unsorted {
-				// Still sorted: the child may exist already.
-				lo, hi := 0, k
-				for lo < hi {
-					h := int(uint(lo+hi) >> 1)
-					if n.children[h].pe.Compare(pe) < 0 {
-						lo = h + 1
-					} else {
-						hi = h
-					}
-				}
-				if n.children[lo].pe.Compare(pe) == 0 {
-					return n.children[lo].node
-				}
+// finish freezes the top open node f and pops its entries off the stacks.
+func (b *Builder) finish(f frame) *Set {
+	ms, cs := b.members[f.mBase:], b.children[f.cBase:]
+	if f.unsorted {
+		slices.SortFunc(ms, PathElement.Compare)
+		ms = slices.CompactFunc(ms, func(x, y PathElement) bool { return x.Compare(y) == 0 })
+		slices.SortStableFunc(cs, func(x, y Child) int { return x.Element.Compare(y.Element) })
+		out := cs[:0]
+		for _, c := range cs {
+			if n := len(out); n > 0 && out[n-1].Element.Compare(c.Element) == 0 {
+				// A node that was closed and opened again.
+				out[n-1].Set = out[n-1].Set.Union(c.Set)
+				continue
 			}
-			n.unsorted = true
+			out = append(out, c)
 		}
+		cs = out
 	}
-	child := &bnode{}
-	n.children = append(n.children, bchild{pe, child})
-	return child
+	s := b.arena.node(ms, cs)
+	clear(b.members[f.mBase:])
+	clear(b.children[f.cBase:])
+	b.members, b.children = b.members[:f.mBase], b.children[:f.cBase]
+	return s
 }
 
 // Build returns the set of the inserted paths (nil when there are none) and
 // resets the Builder.
 func (b *Builder) Build() *Set {
-	s := b.root.freeze()
-	b.root = bnode{}
+	if len(b.frames) == 0 {
+		return nil
+	}
+	b.closeTo(0)
+	s := b.finish(b.frames[0])
+	*b = Builder{}
 	return s
 }
 
-func (n *bnode) freeze() *Set {
-	if n.unsorted {
-		n.normalize()
-	}
-	children := make([]Child, len(n.children))
-	for i, c := range n.children {
-		children[i] = Child{c.pe, c.node.freeze()}
-	}
-	if len(children) == 0 {
-		children = nil
-	}
-	members := n.members
-	if len(members) > 0 {
-		members = members[:len(members):len(members)]
-	}
-	return newNode(members, children)
+// arena hands out sets and slices carved from blocks that grow with use.
+type arena struct {
+	elems                         []PathElement
+	kids                          []Child
+	sets                          []Set
+	elemChunk, kidChunk, setChunk int
 }
 
-// normalize sorts the members and children of n and merges duplicates.
-func (n *bnode) normalize() {
-	sortElements(n.members)
-	m := n.members[:0]
-	for i, pe := range n.members {
-		if i > 0 && pe.Compare(m[len(m)-1]) == 0 {
-			continue
+// grow returns the size of the next block of a kind, doubling from 8 up to
+// 1024 so that small sets stay small and large ones need few blocks.
+func grow(chunk *int) int {
+	*chunk = min(max(2**chunk, 8), 1024)
+	return *chunk
+}
+
+// node returns a new set holding copies of members and children, which must
+// be sorted and valid.
+func (a *arena) node(members []PathElement, children []Child) *Set {
+	if len(a.sets) == 0 {
+		a.sets = make([]Set, grow(&a.setChunk))
+	}
+	s := &a.sets[0]
+	a.sets = a.sets[1:]
+	if n := len(members); n > 0 {
+		if len(a.elems) < n {
+			a.elems = make([]PathElement, max(n, grow(&a.elemChunk)))
 		}
-		m = append(m, pe)
+		s.members = a.elems[:n:n]
+		a.elems = a.elems[n:]
+		copy(s.members, members)
 	}
-	clear(n.members[len(m):])
-	n.members = m
-
-	sortChildren(n.children)
-	c := n.children[:0]
-	for i, ch := range n.children {
-		if i > 0 && ch.pe.Compare(c[len(c)-1].pe) == 0 {
-			last := c[len(c)-1].node
-			last.members = append(last.members, ch.node.members...)
-			last.children = append(last.children, ch.node.children...)
-			last.unsorted = true
-			continue
+	if n := len(children); n > 0 {
+		if len(a.kids) < n {
+			a.kids = make([]Child, max(n, grow(&a.kidChunk)))
 		}
-		c = append(c, ch)
+		s.children = a.kids[:n:n]
+		a.kids = a.kids[n:]
+		copy(s.children, children)
 	}
-	clear(n.children[len(c):])
-	n.children = c
-	n.unsorted = false
-}
-
-func sortElements(s []PathElement) {
-	slices.SortStableFunc(s, func(a, b PathElement) int { return a.Compare(b) })
-}
-
-func sortChildren(s []bchild) {
-	slices.SortStableFunc(s, func(a, b bchild) int { return a.pe.Compare(b.pe) })
+	s.size = len(members)
+	for i := range children {
+		s.size += children[i].Set.size
+	}
+	return s
 }

@@ -48,8 +48,8 @@ func checkSet(t *testing.T, what string, got *fieldpath.Set, want ...string) {
 
 func TestSetOperationsTable(t *testing.T) {
 	tests := []struct {
-		name                                  string
-		a, b                                  []string
+		name                                   string
+		a, b                                   []string
 		union, inter, diff, recDiff, leavesOfA []string
 	}{
 		{
@@ -466,6 +466,43 @@ func TestSetStringIsOnePathPerLine(t *testing.T) {
 		}
 		if got := s.String(); got != strings.Join(want, "\n") {
 			t.Fatalf("String() = %q, want %q", got, want)
+		}
+	}
+}
+
+// TestBuilderAgainstModel builds sets from random path lists (with repeats,
+// prefixes and any order) and compares them with the sorted, distinct list
+// and with repeated persistent Insert.
+func TestBuilderAgainstModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for range 2000 {
+		var paths []fieldpath.Path
+		for range r.IntN(20) {
+			switch {
+			case len(paths) > 0 && r.IntN(4) == 0:
+				paths = append(paths, paths[r.IntN(len(paths))]) // repeat
+			case len(paths) > 0 && r.IntN(3) == 0:
+				p := paths[r.IntN(len(paths))]
+				paths = append(paths, append(p.Copy(), fieldpathtest.RandomPath(r, 2)...)) // extend
+			default:
+				paths = append(paths, fieldpathtest.RandomPath(r, 4))
+			}
+		}
+		if r.IntN(2) == 0 {
+			slices.SortFunc(paths, fieldpath.Path.Compare)
+		}
+		want := union(nil, model(paths))
+		var b fieldpath.Builder
+		var inserted *fieldpath.Set
+		for _, p := range paths {
+			b.Insert(p)
+			inserted = inserted.Insert(p)
+		}
+		built := b.Build()
+		equalModel(t, "Build", built, want)
+		equalModel(t, "Insert", inserted, want)
+		if !built.Equal(inserted) {
+			t.Fatal("Build and Insert differ")
 		}
 	}
 }

@@ -69,6 +69,7 @@ type compiler struct {
 	named    []Type         // the named types, in document order
 	problems []Problem
 	budget   int
+	tooLarge bool // a bound was hit: stop building inline types
 
 	overrides map[overrideKey]*Type // memo, lives only during Compile
 	pending   []pendingOverride     // override nodes to fill once all named types are compiled
@@ -372,14 +373,17 @@ func (c *compiler) compileRef(r *TypeRef, depth, line int) *Type {
 	if r.Scalar == "" && r.List == nil && r.Map == nil && r.ElementRelationship == "" {
 		return emptyType
 	}
+	if c.tooLarge {
+		return emptyType
+	}
 	if depth > MaxDepth {
 		c.fail(ErrTooLarge, line, "inline types nested deeper than %d", MaxDepth)
+		c.tooLarge = true
 		return emptyType
 	}
 	if c.budget--; c.budget < 0 {
-		if c.budget == -1 {
-			c.fail(ErrTooLarge, line, "more than %d inline types", maxCompiledAtoms)
-		}
+		c.fail(ErrTooLarge, line, "more than %d inline types", maxCompiledAtoms)
+		c.tooLarge = true
 		return emptyType
 	}
 	t := c.newType()

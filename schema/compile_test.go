@@ -355,8 +355,9 @@ func TestK8sSpotChecks(t *testing.T) {
 	if containers == nil || containers.Relationship() != Associative || !slices.Equal(containers.Keys(), []string{"name"}) {
 		t.Fatalf("containers: %+v", containers)
 	}
-	if _, ok := containers.KeyDefault(0); ok {
-		t.Error("container name has a default")
+	// The client-go schema gives required strings and numbers zero defaults.
+	if v, ok := containers.KeyDefault(0); !ok || !value.Equal(v, value.NewString("")) {
+		t.Errorf("container name default %v %v, want \"\"", value.Text(v), ok)
 	}
 	container := containers.ElementType()
 	if container.Name() != "io.k8s.api.core.v1.Container" {
@@ -366,8 +367,8 @@ func TestK8sSpotChecks(t *testing.T) {
 	if ports.Relationship() != Associative || !slices.Equal(ports.Keys(), []string{"containerPort", "protocol"}) {
 		t.Fatalf("ports: %v %v", ports.Relationship(), ports.Keys())
 	}
-	if _, ok := ports.KeyDefault(0); ok {
-		t.Error("containerPort has a default")
+	if v, ok := ports.KeyDefault(0); !ok || !value.Equal(v, value.NewInt(0)) {
+		t.Errorf("containerPort default %v %v, want 0", value.Text(v), ok)
 	}
 	if v, ok := ports.KeyDefault(1); !ok || !value.Equal(v, value.NewString("TCP")) {
 		t.Errorf("protocol default %v %v, want \"TCP\"", value.Text(v), ok)

@@ -17,9 +17,34 @@ import (
 // (no recursion) and assumes a pair equal while it is being compared, which
 // gives the largest consistent answer.
 func Equal(a, b *Type) bool {
-	type pair struct{ a, b *Type }
-	var seen map[pair]struct{}
-	work := []pair{{a, b}}
+	return equalPairs([]typePair{{a, b}})
+}
+
+// EqualSchemas reports whether two schemas have the same type names and each
+// named type of one is Equal to the type of the same name in the other. It
+// shares its work between the types, so it is much cheaper than calling Equal
+// for each.
+func EqualSchemas(a, b *Schema) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if !slices.Equal(a.names, b.names) {
+		return false
+	}
+	pairs := make([]typePair, len(a.names))
+	for i, n := range a.names {
+		pairs[i] = typePair{a.byName[n], b.byName[n]}
+	}
+	return equalPairs(pairs)
+}
+
+type typePair struct{ a, b *Type }
+
+// equalPairs reports whether every pair is equal. Pairs met again are
+// assumed equal (a bisimulation); since the answer is one conjunction, the
+// assumption may be shared by all the starting pairs.
+func equalPairs(work []typePair) bool {
+	var seen map[typePair]struct{}
 	for len(work) > 0 {
 		p := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -30,7 +55,7 @@ func Equal(a, b *Type) bool {
 			return false
 		}
 		if seen == nil {
-			seen = make(map[pair]struct{})
+			seen = make(map[typePair]struct{})
 		}
 		if _, ok := seen[p]; ok {
 			continue
@@ -47,7 +72,7 @@ func Equal(a, b *Type) bool {
 			if !listShallowEqual(x.list, y.list) {
 				return false
 			}
-			work = append(work, pair{x.list.elem, y.list.elem})
+			work = append(work, typePair{x.list.elem, y.list.elem})
 		}
 		if xm, ym := x.m, y.m; xm != nil {
 			if xm.rel != ym.rel || len(xm.fields) != len(ym.fields) || (xm.elem == nil) != (ym.elem == nil) {
@@ -61,10 +86,10 @@ func Equal(a, b *Type) bool {
 				if fx.name != fy.name || fx.hasDef != fy.hasDef || (fx.hasDef && !value.Equal(fx.def, fy.def)) {
 					return false
 				}
-				work = append(work, pair{fx.typ, fy.typ})
+				work = append(work, typePair{fx.typ, fy.typ})
 			}
 			if xm.elem != nil {
-				work = append(work, pair{xm.elem, ym.elem})
+				work = append(work, typePair{xm.elem, ym.elem})
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/structmerge/structmerge/value"
 	"github.com/structmerge/structmerge/value/valuetest"
@@ -154,5 +155,13 @@ func TestCompareLargeIntegers(t *testing.T) {
 	}
 	if !value.Equal(a, b) || value.Equal(a, c) {
 		t.Fatal("Equal disagrees with structured-merge-diff on large integers")
+	}
+}
+
+// TestValueSize guards the compact representation: a Value is a kind, a
+// payload and one pointer.
+func TestValueSize(t *testing.T) {
+	if size := unsafe.Sizeof(value.Value{}); size != 24 {
+		t.Fatalf("a Value takes %d bytes, want 24", size)
 	}
 }

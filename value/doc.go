@@ -18,11 +18,24 @@
 //
 // and encoded: AppendJSON and ToJSON write compact JSON byte for byte like
 // encoding/json.Marshal of v.Unstructured(); AppendJSONIndent matches
-// json.MarshalIndent; ToYAML writes block-style YAML with sorted keys.
+// json.MarshalIndent; ToYAML writes block-style YAML with sorted keys,
+// quoting strings only where a reader would take them for something else
+// (including YAML 1.1 booleans such as "yes", for older readers).
+// String formats a value as compact JSON for debugging.
+//
+// A Value is 24 bytes: a kind, a scalar payload or length, and one pointer
+// to string bytes, list items or map fields. Decoders allocate the items and
+// fields of small containers in chunks, and strings decoded from JSON share
+// one private copy of the input.
 //
 // Equal, Compare and Less follow sigs.k8s.io/structured-merge-diff: numbers
 // compare by value whether int or float, and Compare is the total order that
-// library uses to sort values.
+// library uses to sort values. Like that library, an int and a float are
+// compared as float64s, so integers beyond 2^53 can be equal to a float that
+// is also equal to a neighbouring integer.
+//
+// The subpackage valuetest generates random values for property and
+// differential tests.
 //
 // Decoding errors are *SyntaxError values that give the byte offset (JSON)
 // or line and column (YAML) and the JSON pointer of the enclosing value.

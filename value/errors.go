@@ -121,9 +121,6 @@ func quoteChar(c byte) string {
 	case '"':
 		return `'"'`
 	}
-	s := strconv.Quote(string(rune(c)))
-	if c >= 0x80 {
-		s = strconv.Quote(string([]byte{c}))
-	}
+	s := strconv.Quote(string([]byte{c}))
 	return "'" + s[1:len(s)-1] + "'"
 }

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -52,11 +53,10 @@ func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
 	return v, nil
 }
 
-func lineColumnBytes(data []byte, offset int) (int, int) {
-	if offset > len(data) {
-		offset = len(data)
-	}
-	return lineColumn(string(data[:offset]), offset)
+func lineColumnBytes(data []byte, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(data))
+	line = 1 + bytes.Count(data[:offset], []byte{'\n'})
+	return line, offset - bytes.LastIndexByte(data[:offset], '\n')
 }
 
 // jsonDecoder is the state of one FromJSON call.
@@ -114,7 +114,7 @@ func (d *jsonDecoder) value(depth int) (Value, bool) {
 	switch c := d.s[d.pos]; c {
 	case '"':
 		s, ok := d.str()
-		return Value{kind: String, str: s}, ok
+		return stringValue(s), ok
 	case '{':
 		return d.object(depth + 1)
 	case '[':
@@ -238,7 +238,7 @@ func (d *jsonDecoder) object(depth int) (Value, bool) {
 	}
 	clear(scratch)
 	d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
-	return Value{kind: Map, fields: out}, true
+	return mapValue(out), true
 }
 
 // duplicateKey reports the second occurrence of name among the fields of an
@@ -301,7 +301,7 @@ func (d *jsonDecoder) array(depth int) (Value, bool) {
 	copy(out, scratch)
 	clear(scratch)
 	d.items = d.items[:base]
-	return Value{kind: List, items: out}, true
+	return listValue(out), true
 }
 
 const maxChunk = 512
@@ -566,10 +566,10 @@ func (d *jsonDecoder) number() (Value, bool) {
 			if neg {
 				n = -n
 			}
-			return Value{kind: Int, bits: uint64(n)}, true
+			return Value{kind: Int, n: uint64(n)}, true
 		}
 		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
-			return Value{kind: Int, bits: uint64(n)}, true
+			return Value{kind: Int, n: uint64(n)}, true
 		}
 	}
 	f, err := strconv.ParseFloat(lit, 64)

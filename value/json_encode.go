@@ -30,34 +30,35 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case Null:
 		return append(dst, "null"...)
 	case Bool:
-		if v.bits != 0 {
+		if v.n != 0 {
 			return append(dst, "true"...)
 		}
 		return append(dst, "false"...)
 	case Int:
-		return strconv.AppendInt(dst, int64(v.bits), 10)
+		return strconv.AppendInt(dst, int64(v.n), 10)
 	case Float:
-		return appendFloat(dst, math.Float64frombits(v.bits))
+		return appendFloat(dst, math.Float64frombits(v.n))
 	case String:
-		return appendString(dst, v.str)
+		return appendString(dst, v.str())
 	case List:
 		dst = append(dst, '[')
-		for i := range v.items {
+		for i, it := range v.items() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSON(dst, v.items[i])
+			dst = AppendJSON(dst, it)
 		}
 		return append(dst, ']')
 	case Map:
 		dst = append(dst, '{')
-		for i := range v.fields {
+		fields := v.fields()
+		for i := range fields {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, v.fields[i].Name)
+			dst = appendString(dst, fields[i].Name)
 			dst = append(dst, ':')
-			dst = AppendJSON(dst, v.fields[i].Value)
+			dst = AppendJSON(dst, fields[i].Value)
 		}
 		return append(dst, '}')
 	}
@@ -174,32 +175,34 @@ func appendNewline(dst []byte, prefix, indent string, depth int) []byte {
 func appendIndent(dst []byte, v Value, prefix, indent string, depth int) []byte {
 	switch v.kind {
 	case List:
-		if len(v.items) == 0 {
+		items := v.items()
+		if len(items) == 0 {
 			return append(dst, "[]"...)
 		}
 		dst = append(dst, '[')
-		for i := range v.items {
+		for i := range items {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			dst = appendNewline(dst, prefix, indent, depth+1)
-			dst = appendIndent(dst, v.items[i], prefix, indent, depth+1)
+			dst = appendIndent(dst, items[i], prefix, indent, depth+1)
 		}
 		dst = appendNewline(dst, prefix, indent, depth)
 		return append(dst, ']')
 	case Map:
-		if len(v.fields) == 0 {
+		fields := v.fields()
+		if len(fields) == 0 {
 			return append(dst, "{}"...)
 		}
 		dst = append(dst, '{')
-		for i := range v.fields {
+		for i := range fields {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			dst = appendNewline(dst, prefix, indent, depth+1)
-			dst = appendString(dst, v.fields[i].Name)
+			dst = appendString(dst, fields[i].Name)
 			dst = append(dst, ':', ' ')
-			dst = appendIndent(dst, v.fields[i].Value, prefix, indent, depth+1)
+			dst = appendIndent(dst, fields[i].Value, prefix, indent, depth+1)
 		}
 		dst = appendNewline(dst, prefix, indent, depth)
 		return append(dst, '}')

@@ -328,7 +328,7 @@ func TestFromJSONLimits(t *testing.T) {
 	if _, err := value.FromJSON([]byte("[1]"), value.MaxBytes(3)); err != nil {
 		t.Fatalf("exactly MaxBytes: %v", err)
 	}
-	for _, opt := range []value.DecodeOption{value.MaxDepth(0), value.MaxBytes(-1)} {
+	for _, opt := range []value.DecodeOption{value.MaxDepth(0), value.MaxDepth(1 << 30), value.MaxBytes(-1)} {
 		if _, err := value.FromJSON([]byte("1"), opt); err == nil {
 			t.Errorf("invalid option accepted")
 		}

@@ -10,6 +10,10 @@ const (
 	DefaultMaxBytes = 64 << 20
 )
 
+// maxMaxDepth bounds MaxDepth so that decoding, which recurses once per
+// level, cannot exhaust the goroutine stack.
+const maxMaxDepth = 100_000
+
 // DecodeOption configures FromJSON, FromYAML and FromYAMLDocuments.
 type DecodeOption func(*decodeConfig)
 
@@ -19,13 +23,13 @@ type decodeConfig struct {
 	err      error
 }
 
-// MaxDepth limits how deeply lists and maps may nest; the top-level value is
-// at depth 1. The default is DefaultMaxDepth. Deeper input fails with an
-// error wrapping ErrTooDeep. n must be positive.
+// MaxDepth limits how deeply lists and maps may nest; a list or map at the
+// top level is at depth 1. The default is DefaultMaxDepth. Deeper input
+// fails with an error wrapping ErrTooDeep. n must be between 1 and 100000.
 func MaxDepth(n int) DecodeOption {
 	return func(c *decodeConfig) {
-		if n <= 0 {
-			c.err = fmt.Errorf("value: MaxDepth must be positive, got %d", n)
+		if n <= 0 || n > maxMaxDepth {
+			c.err = fmt.Errorf("value: MaxDepth must be between 1 and %d, got %d", maxMaxDepth, n)
 			return
 		}
 		c.maxDepth = n

@@ -16,23 +16,25 @@ import (
 func (v Value) Unstructured() any {
 	switch v.kind {
 	case Bool:
-		return v.bits != 0
+		return v.n != 0
 	case Int:
-		return int64(v.bits)
+		return int64(v.n)
 	case Float:
-		return math.Float64frombits(v.bits)
+		return math.Float64frombits(v.n)
 	case String:
-		return v.str
+		return v.str()
 	case List:
-		out := make([]any, len(v.items))
-		for i := range v.items {
-			out[i] = v.items[i].Unstructured()
+		items := v.items()
+		out := make([]any, len(items))
+		for i := range items {
+			out[i] = items[i].Unstructured()
 		}
 		return out
 	case Map:
-		out := make(map[string]any, len(v.fields))
-		for i := range v.fields {
-			out[v.fields[i].Name] = v.fields[i].Value.Unstructured()
+		fields := v.fields()
+		out := make(map[string]any, len(fields))
+		for i := range fields {
+			out[fields[i].Name] = fields[i].Value.Unstructured()
 		}
 		return out
 	}
@@ -131,13 +133,13 @@ func (c *unstructuredConverter) convert(x any) (Value, bool) {
 			}
 			items[i] = v
 		}
-		return Value{kind: List, items: items}, true
+		return listValue(items), true
 	case []string:
 		items := make([]Value, len(x))
 		for i := range x {
 			items[i] = NewString(x[i])
 		}
-		return Value{kind: List, items: items}, true
+		return listValue(items), true
 	case []map[string]any:
 		items := make([]Value, len(x))
 		for i := range x {
@@ -148,7 +150,7 @@ func (c *unstructuredConverter) convert(x any) (Value, bool) {
 			}
 			items[i] = v
 		}
-		return Value{kind: List, items: items}, true
+		return listValue(items), true
 	case map[string]any:
 		return c.stringMap(x)
 	case map[string]string:
@@ -157,7 +159,7 @@ func (c *unstructuredConverter) convert(x any) (Value, bool) {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
 		}
 		sortFields(fields)
-		return Value{kind: Map, fields: fields}, true
+		return mapValue(fields), true
 	case map[any]any:
 		return c.anyMap(x)
 	}
@@ -210,7 +212,7 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 		}
 		fields[i].Value = v
 	}
-	return Value{kind: Map, fields: fields}, true
+	return mapValue(fields), true
 }
 
 func (c *unstructuredConverter) anyMap(m map[any]any) (Value, bool) {
@@ -237,7 +239,7 @@ func (c *unstructuredConverter) anyMap(m map[any]any) (Value, bool) {
 		}
 		fields[i].Value = v
 	}
-	return Value{kind: Map, fields: fields}, true
+	return mapValue(fields), true
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

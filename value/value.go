@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Kind says which of the JSON kinds a Value holds.
@@ -50,11 +51,68 @@ func (k Kind) String() string {
 // Value is immutable; safe for concurrent use. The slices returned by Items
 // and Fields are borrowed from the value and must not be modified.
 type Value struct {
-	kind   Kind
-	bits   uint64  // bool (0/1), int64 or float64 bits
-	str    string  // String
-	items  []Value // List, in order
-	fields []Field // Map, sorted by name, names unique
+	_    [0]func() // not comparable with ==: use Equal
+	kind Kind
+	// n holds a bool (0/1), the bits of an int64 or a float64, or the
+	// length of a string, list or map.
+	n uint64
+	// p points to the first byte of a string, the first item of a list
+	// ([]Value) or the first field of a map ([]Field, sorted by name, names
+	// unique); nil when the length is 0. Keeping one pointer and the length
+	// makes a Value 24 bytes instead of the 80 of separate fields.
+	p unsafe.Pointer
+}
+
+// str returns the string held by a String value ("" for other kinds).
+func (v Value) str() string {
+	if v.kind != String || v.p == nil {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.n))
+}
+
+// items returns the items of a List value (nil for other kinds).
+func (v Value) items() []Value {
+	if v.kind != List || v.p == nil {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.p), int(v.n))
+}
+
+// fields returns the fields of a Map value (nil for other kinds).
+func (v Value) fields() []Field {
+	if v.kind != Map || v.p == nil {
+		return nil
+	}
+	return unsafe.Slice((*Field)(v.p), int(v.n))
+}
+
+// bits returns the scalar payload of a Bool, Int or Float value.
+func (v Value) bits() uint64 {
+	switch v.kind {
+	case Bool, Int, Float:
+		return v.n
+	}
+	return 0
+}
+
+func stringValue(s string) Value {
+	return Value{kind: String, n: uint64(len(s)), p: unsafe.Pointer(unsafe.StringData(s))}
+}
+
+func listValue(items []Value) Value {
+	if len(items) == 0 {
+		return Value{kind: List}
+	}
+	return Value{kind: List, n: uint64(len(items)), p: unsafe.Pointer(unsafe.SliceData(items))}
+}
+
+// mapValue builds a map from fields sorted by name with unique names.
+func mapValue(fields []Field) Value {
+	if len(fields) == 0 {
+		return Value{kind: Map}
+	}
+	return Value{kind: Map, n: uint64(len(fields)), p: unsafe.Pointer(unsafe.SliceData(fields))}
 }
 
 // Field is one entry of a map value.
@@ -70,23 +128,23 @@ func NewNull() Value { return Value{} }
 func NewBool(b bool) Value {
 	v := Value{kind: Bool}
 	if b {
-		v.bits = 1
+		v.n = 1
 	}
 	return v
 }
 
 // NewInt returns an integer value.
-func NewInt(i int64) Value { return Value{kind: Int, bits: uint64(i)} }
+func NewInt(i int64) Value { return Value{kind: Int, n: uint64(i)} }
 
 // NewFloat returns a floating-point value.
-func NewFloat(f float64) Value { return Value{kind: Float, bits: math.Float64bits(f)} }
+func NewFloat(f float64) Value { return Value{kind: Float, n: math.Float64bits(f)} }
 
 // NewString returns a string value.
-func NewString(s string) Value { return Value{kind: String, str: s} }
+func NewString(s string) Value { return stringValue(s) }
 
 // NewList returns a list value. It takes ownership of items: the caller must
 // not modify the slice afterwards. A nil slice gives an empty list.
-func NewList(items []Value) Value { return Value{kind: List, items: items} }
+func NewList(items []Value) Value { return listValue(items) }
 
 // NewMap returns a map value. It takes ownership of fields, which it sorts by
 // name in place; when a name occurs more than once the last occurrence wins.
@@ -97,11 +155,8 @@ func NewMap(fields []Field) Value {
 		slices.SortStableFunc(fields, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
 		fields = dedupeLastWins(fields)
 	}
-	return Value{kind: Map, fields: fields}
+	return mapValue(fields)
 }
-
-// newSortedMap builds a map from fields already sorted with unique names.
-func newSortedMap(fields []Field) Value { return Value{kind: Map, fields: fields} }
 
 func fieldsSorted(fields []Field) bool {
 	for i := 1; i < len(fields); i++ {
@@ -133,15 +188,15 @@ func (v Value) IsNull() bool { return v.kind == Null }
 func (v Value) IsNumber() bool { return v.kind == Int || v.kind == Float }
 
 // AsBool returns the boolean held by v, or false if v is not a boolean.
-func (v Value) AsBool() bool { return v.kind == Bool && v.bits != 0 }
+func (v Value) AsBool() bool { return v.kind == Bool && v.n != 0 }
 
 // AsInt returns the integer held by v; a float is truncated; other kinds give 0.
 func (v Value) AsInt() int64 {
 	switch v.kind {
 	case Int:
-		return int64(v.bits)
+		return int64(v.n)
 	case Float:
-		return int64(math.Float64frombits(v.bits))
+		return int64(math.Float64frombits(v.n))
 	}
 	return 0
 }
@@ -150,36 +205,34 @@ func (v Value) AsInt() int64 {
 func (v Value) AsFloat() float64 {
 	switch v.kind {
 	case Int:
-		return float64(int64(v.bits))
+		return float64(int64(v.n))
 	case Float:
-		return math.Float64frombits(v.bits)
+		return math.Float64frombits(v.n)
 	}
 	return 0
 }
 
 // AsString returns the string held by v, or "" if v is not a string.
-func (v Value) AsString() string { return v.str }
+func (v Value) AsString() string { return v.str() }
 
 // Len returns the number of items of a list or fields of a map, else 0.
 func (v Value) Len() int {
 	switch v.kind {
-	case List:
-		return len(v.items)
-	case Map:
-		return len(v.fields)
+	case List, Map:
+		return int(v.n)
 	}
 	return 0
 }
 
 // Items returns the items of a list (nil for other kinds). Borrowed: do not modify.
-func (v Value) Items() []Value { return v.items }
+func (v Value) Items() []Value { return v.items() }
 
 // Index returns item i of a list. It panics if i is out of range, like a slice.
-func (v Value) Index(i int) Value { return v.items[i] }
+func (v Value) Index(i int) Value { return v.items()[i] }
 
 // Fields returns the fields of a map sorted by name (nil for other kinds).
 // Borrowed: do not modify.
-func (v Value) Fields() []Field { return v.fields }
+func (v Value) Fields() []Field { return v.fields() }
 
 // Get returns the field of a map with the given name.
 func (v Value) Get(name string) (Value, bool) {
@@ -187,7 +240,7 @@ func (v Value) Get(name string) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return v.fields[i].Value, true
+	return v.fields()[i].Value, true
 }
 
 // Has reports whether a map has a field with the given name.
@@ -197,7 +250,7 @@ func (v Value) Has(name string) bool {
 }
 
 func (v Value) fieldIndex(name string) (int, bool) {
-	f := v.fields
+	f := v.fields()
 	if len(f) <= 8 {
 		for i := range f {
 			if f[i].Name == name {
@@ -237,25 +290,27 @@ func Equal(a, b Value) bool {
 	case Null:
 		return true
 	case Bool, Int:
-		return a.bits == b.bits
+		return a.n == b.n
 	case String:
-		return a.str == b.str
+		return a.str() == b.str()
 	case List:
-		if len(a.items) != len(b.items) {
+		ai, bi := a.items(), b.items()
+		if len(ai) != len(bi) {
 			return false
 		}
-		for i := range a.items {
-			if !Equal(a.items[i], b.items[i]) {
+		for i := range ai {
+			if !Equal(ai[i], bi[i]) {
 				return false
 			}
 		}
 		return true
 	case Map:
-		if len(a.fields) != len(b.fields) {
+		af, bf := a.fields(), b.fields()
+		if len(af) != len(bf) {
 			return false
 		}
-		for i := range a.fields {
-			if a.fields[i].Name != b.fields[i].Name || !Equal(a.fields[i].Value, b.fields[i].Value) {
+		for i := range af {
+			if af[i].Name != bf[i].Name || !Equal(af[i].Value, bf[i].Value) {
 				return false
 			}
 		}
@@ -296,29 +351,30 @@ func Compare(a, b Value) int {
 	switch a.kind {
 	case Int, Float:
 		if a.kind == Int && b.kind == Int {
-			return cmp3(int64(a.bits), int64(b.bits))
+			return cmp3(int64(a.n), int64(b.n))
 		}
 		return compareFloat(a.AsFloat(), b.AsFloat())
 	case String:
-		return strings.Compare(a.str, b.str)
+		return strings.Compare(a.str(), b.str())
 	case Bool:
-		return cmp3(a.bits, b.bits)
+		return cmp3(a.n, b.n)
 	case List:
+		ai, bi := a.items(), b.items()
 		for i := 0; ; i++ {
 			switch {
-			case i >= len(a.items) && i >= len(b.items):
+			case i >= len(ai) && i >= len(bi):
 				return 0
-			case i >= len(a.items):
+			case i >= len(ai):
 				return -1
-			case i >= len(b.items):
+			case i >= len(bi):
 				return 1
 			}
-			if c := Compare(a.items[i], b.items[i]); c != 0 {
+			if c := Compare(ai[i], bi[i]); c != 0 {
 				return c
 			}
 		}
 	case Map:
-		return compareMaps(a.fields, b.fields)
+		return compareMaps(a.fields(), b.fields())
 	}
 	return 0
 }
@@ -396,14 +452,14 @@ func writeText(b *strings.Builder, v Value) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(v.AsBool()))
 	case Int:
-		b.WriteString(strconv.FormatInt(int64(v.bits), 10))
+		b.WriteString(strconv.FormatInt(int64(v.n), 10))
 	case Float:
 		fmt.Fprint(b, v.AsFloat())
 	case String:
-		b.WriteString(strconv.Quote(v.str))
+		b.WriteString(strconv.Quote(v.str()))
 	case List:
 		b.WriteByte('[')
-		for i, it := range v.items {
+		for i, it := range v.items() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -411,7 +467,7 @@ func writeText(b *strings.Builder, v Value) {
 		}
 		b.WriteByte(']')
 	case Map:
-		for _, f := range v.fields {
+		for _, f := range v.fields() {
 			b.WriteString(f.Name)
 			b.WriteByte('=')
 			writeText(b, f.Value)

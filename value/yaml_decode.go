@@ -57,7 +57,7 @@ func FromYAML(data []byte, opts ...DecodeOption) (Value, error) {
 // skipping empty documents. Each document is decoded as FromYAML describes;
 // the limits (MaxBytes and the alias expansion budget) apply to the stream
 // as a whole.
-func FromYAMLDocuments(data []byte, opts ...DecodeOption) (docs []Document, err error) {
+func FromYAMLDocuments(data []byte, opts ...DecodeOption) ([]Document, error) {
 	cfg, err := resolveOptions(opts)
 	if err != nil {
 		return nil, err
@@ -69,14 +69,6 @@ func FromYAMLDocuments(data []byte, opts ...DecodeOption) (docs []Document, err 
 			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
 		}
 	}
-	defer func() {
-		// The YAML parser is third-party code; a panic on some input must
-		// not take the caller down.
-		if r := recover(); r != nil {
-			docs = nil
-			err = &SyntaxError{Offset: -1, Msg: fmt.Sprintf("YAML parser failed: %v", r)}
-		}
-	}()
 	c := yamlConverter{
 		maxDepth: cfg.maxDepth,
 		budget:   max(10*int64(len(data)), 1_000_000),
@@ -85,9 +77,10 @@ func FromYAMLDocuments(data []byte, opts ...DecodeOption) (docs []Document, err 
 	}
 	c.limit = c.budget
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []Document
 	for {
 		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
+		if err := decodeNode(dec, &doc); err != nil {
 			if errors.Is(err, io.EOF) {
 				break
 			}
@@ -109,6 +102,17 @@ func FromYAMLDocuments(data []byte, opts ...DecodeOption) (docs []Document, err 
 		docs = append(docs, Document{Value: v, Line: root.Line})
 	}
 	return docs, nil
+}
+
+// decodeNode parses the next document. The YAML parser is third-party code;
+// a panic in it on some input must not take the caller down.
+func decodeNode(dec *yaml.Decoder, doc *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: parser failed: %v", r)
+		}
+	}()
+	return dec.Decode(doc)
 }
 
 // yamlParseError turns an error of the YAML parser ("yaml: line 3: ...")
@@ -252,7 +256,7 @@ func (c *yamlConverter) sequence(n *yaml.Node, depth int) (Value, int64, int, bo
 		size += s
 		height = max(height, h)
 	}
-	return Value{kind: List, items: items}, size, height + 1, true
+	return listValue(items), size, height + 1, true
 }
 
 func isMergeKey(k *yaml.Node) bool {
@@ -280,8 +284,7 @@ func (c *yamlConverter) mapping(n *yaml.Node, depth int) (Value, int64, int, boo
 	fields := make([]Field, 0, len(n.Content)/2)
 	keys := make([]*yaml.Node, 0, len(n.Content)/2)
 	size, height := int64(1), 0
-	var merges []*yaml.Node
-	var mergeKey *yaml.Node
+	var mergeKey, mergeValue *yaml.Node
 	for i := 0; i < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		if isMergeKey(kn) {
@@ -289,8 +292,7 @@ func (c *yamlConverter) mapping(n *yaml.Node, depth int) (Value, int64, int, boo
 				c.fail(kn, nil, "mapping key \"<<\" already defined at line %d, column %d", mergeKey.Line, mergeKey.Column)
 				return Value{}, 0, 0, false
 			}
-			mergeKey = kn
-			merges = append(merges, vn)
+			mergeKey, mergeValue = kn, vn
 			continue
 		}
 		name, ok := c.key(kn)
@@ -330,11 +332,11 @@ func (c *yamlConverter) mapping(n *yaml.Node, depth int) (Value, int64, int, boo
 		}
 		fields = sorted
 	}
-	if len(merges) > 0 {
+	if mergeValue != nil {
 		var ok bool
 		var s int64
 		var h int
-		fields, s, h, ok = c.merge(fields, merges, depth)
+		fields, s, h, ok = c.merge(fields, mergeValue, depth)
 		if !ok {
 			c.segs = append(c.segs, pathSeg{name: "<<", index: -1})
 			return Value{}, 0, 0, false
@@ -342,7 +344,7 @@ func (c *yamlConverter) mapping(n *yaml.Node, depth int) (Value, int64, int, boo
 		size += s
 		height = max(height, h-1)
 	}
-	return Value{kind: Map, fields: fields}, size, height + 1, true
+	return mapValue(fields), size, height + 1, true
 }
 
 func sortStableIndex(order []int, fields []Field) {
@@ -360,31 +362,29 @@ func sortStableIndex(order []int, fields []Field) {
 }
 
 // merge adds to fields (sorted, unique) the fields of the maps named by the
-// merge keys' values that fields does not have yet: explicit keys win over
+// merge key's value m that fields does not have yet: explicit keys win over
 // merged ones, and earlier merged maps over later ones. It returns the new
 // fields and the size and height of the merged maps.
-func (c *yamlConverter) merge(fields []Field, merges []*yaml.Node, depth int) ([]Field, int64, int, bool) {
+func (c *yamlConverter) merge(fields []Field, m *yaml.Node, depth int) ([]Field, int64, int, bool) {
 	var sources []*yaml.Node
-	for _, m := range merges {
-		switch target := aliasTarget(m); target.Kind {
-		case yaml.MappingNode:
-			sources = append(sources, m)
-		case yaml.SequenceNode:
-			if m.Kind == yaml.AliasNode {
-				c.fail(m, nil, "map merge requires a map or a sequence of maps as the value")
-				return nil, 0, 0, false
-			}
-			for _, item := range target.Content {
-				if aliasTarget(item).Kind != yaml.MappingNode {
-					c.fail(item, nil, "map merge requires a map or a sequence of maps as the value")
-					return nil, 0, 0, false
-				}
-				sources = append(sources, item)
-			}
-		default:
+	switch target := aliasTarget(m); target.Kind {
+	case yaml.MappingNode:
+		sources = append(sources, m)
+	case yaml.SequenceNode:
+		if m.Kind == yaml.AliasNode {
 			c.fail(m, nil, "map merge requires a map or a sequence of maps as the value")
 			return nil, 0, 0, false
 		}
+		for _, item := range target.Content {
+			if aliasTarget(item).Kind != yaml.MappingNode {
+				c.fail(item, nil, "map merge requires a map or a sequence of maps as the value")
+				return nil, 0, 0, false
+			}
+			sources = append(sources, item)
+		}
+	default:
+		c.fail(m, nil, "map merge requires a map or a sequence of maps as the value")
+		return nil, 0, 0, false
 	}
 	var size int64
 	height := 0
@@ -396,7 +396,7 @@ func (c *yamlConverter) merge(fields []Field, merges []*yaml.Node, depth int) ([
 		}
 		size += s
 		height = max(height, h)
-		out = mergeMissing(out, v.fields)
+		out = mergeMissing(out, v.fields())
 	}
 	return out, size, height, true
 }
@@ -480,7 +480,7 @@ func (c *yamlConverter) key(kn *yaml.Node) (string, bool) {
 	}
 	switch v.kind {
 	case String:
-		return v.str, true
+		return v.str(), true
 	case Null:
 		return "null", true
 	case Bool:

@@ -39,31 +39,33 @@ func yamlNode(v Value) *yaml.Node {
 	case Bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(v.AsBool())}
 	case Int:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(int64(v.bits), 10)}
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(int64(v.n), 10)}
 	case Float:
-		f := math.Float64frombits(v.bits)
+		f := math.Float64frombits(v.n)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			break
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: string(appendFloat(nil, f))}
 	case String:
-		return yamlString(v.str)
+		return yamlString(v.str())
 	case List:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, len(v.items))}
-		if len(v.items) == 0 {
+		items := v.items()
+		n := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, len(items))}
+		if len(items) == 0 {
 			n.Style = yaml.FlowStyle
 		}
-		for i := range v.items {
-			n.Content[i] = yamlNode(v.items[i])
+		for i := range items {
+			n.Content[i] = yamlNode(items[i])
 		}
 		return n
 	case Map:
-		n := &yaml.Node{Kind: yaml.MappingNode, Content: make([]*yaml.Node, 0, 2*len(v.fields))}
-		if len(v.fields) == 0 {
+		fields := v.fields()
+		n := &yaml.Node{Kind: yaml.MappingNode, Content: make([]*yaml.Node, 0, 2*len(fields))}
+		if len(fields) == 0 {
 			n.Style = yaml.FlowStyle
 		}
-		for i := range v.fields {
-			n.Content = append(n.Content, yamlString(v.fields[i].Name), yamlNode(v.fields[i].Value))
+		for i := range fields {
+			n.Content = append(n.Content, yamlString(fields[i].Name), yamlNode(fields[i].Value))
 		}
 		return n
 	}

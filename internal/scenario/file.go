@@ -410,7 +410,7 @@ func (d *decoder) file(root *yaml.Node) (*File, error) {
 	if f.Steps, err = d.steps(e.value, f.Kubernetes); err != nil {
 		return nil, err
 	}
-	if e, ok := top["expect"]; ok {
+	if e, ok := top["expect"]; ok && !isNull(d.resolve(e.value)) {
 		if f.Expect, err = d.expect(e, "expect", f.Kubernetes, false); err != nil {
 			return nil, err
 		}
@@ -570,6 +570,14 @@ func (d *decoder) managers(n *yaml.Node, where string) (map[string]Manager, erro
 // returns it as JSON.
 func (d *decoder) fields(n *yaml.Node, where string) ([]byte, error) {
 	n = d.resolve(n)
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+		// The set written as a JSON document inside a string.
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(n.Value), &obj); err != nil || obj == nil {
+			return nil, d.errorf(n, "%s: a string must hold a FieldsV1 JSON object", where)
+		}
+		return []byte(n.Value), nil
+	}
 	if n.Kind != yaml.MappingNode {
 		return nil, d.errorf(n, "%s must be a mapping in FieldsV1 form (for example {\"f:spec\": {\"f:replicas\": {}}}), not %s", where, describe(n))
 	}
@@ -670,7 +678,7 @@ func (d *decoder) step(n *yaml.Node, where string, kube bool) (Step, error) {
 			return Step{}, err
 		}
 	}
-	if e, ok := m["expect"]; ok {
+	if e, ok := m["expect"]; ok && !isNull(d.resolve(e.value)) {
 		if s.Expect, err = d.expect(e, where+".expect", kube, true); err != nil {
 			return Step{}, err
 		}

@@ -73,7 +73,7 @@ expect:
 		t.Errorf("schema = %q from %q, want %q", f.Schema.Text, f.Schema.File, want)
 	}
 	wantLive := State{
-		Object: map[string]any{"a": int64(1), "b": 1.5, "c": "1", "d": true, "e": nil, "f": []any{"x", int64(2)}, "3": "key"},
+		Object:    map[string]any{"a": int64(1), "b": 1.5, "c": "1", "d": true, "e": nil, "f": []any{"x", int64(2)}, "3": "key"},
 		HasObject: true,
 		Managers:  map[string]Manager{"m": {APIVersion: "v1", Applied: false, FieldsV1: []byte(`{"f:a":{}}`)}},
 	}
@@ -117,6 +117,30 @@ steps:
 	}
 	if f.Schema.File != "" || !strings.Contains(string(f.Schema.Text), "name: widget") {
 		t.Errorf("schema %+v", f.Schema)
+	}
+}
+
+func TestParseFieldsAsJSONStringAndNullExpect(t *testing.T) {
+	f, err := parseString(t, t.TempDir(), inlineSchema+`type: widget
+live:
+  managers:
+    m: {fields: '{"f:a": {}}'}
+steps:
+- {op: apply, manager: m, object: {}, expect: null}
+expect:
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(f.Live.Managers["m"].FieldsV1); got != `{"f:a": {}}` {
+		t.Errorf("fields = %s", got)
+	}
+	if f.Steps[0].Expect != nil || f.Expect != nil {
+		t.Errorf("null expect must mean no expectations")
+	}
+	_, err = parseString(t, t.TempDir(), inlineSchema+"type: widget\nlive: {managers: {m: {fields: 'f:a'}}}\nsteps:\n- {op: apply, manager: m, object: {}}\n")
+	if err == nil || !strings.Contains(err.Error(), "must hold a FieldsV1 JSON object") {
+		t.Errorf("got %v", err)
 	}
 }
 

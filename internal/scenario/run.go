@@ -50,6 +50,9 @@ func Run(e Engine, f *File) Result {
 		return runKubernetes(e, f)
 	}
 	r := Result{File: f.Path}
+	if f.Schema == nil {
+		return r.fail(0, "setup", "the scenario has no schema")
+	}
 	t, err := e.Compile(f.Schema.Text, f.Type)
 	if err != nil {
 		return r.fail(0, "setup", "cannot compile the schema%s with root type %q: %v", sourceName(f.Schema), f.Type, err)

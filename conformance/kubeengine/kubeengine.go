@@ -1,0 +1,527 @@
+// Package kubeengine runs Kubernetes-flavour scenario files on the field
+// manager of k8s.io/apimachinery v0.37.2 (the Kubernetes 1.37 API server's),
+// the behavioural reference for package kube, through the plain-data
+// engine interface of internal/scenario.
+//
+// Each write builds the API server's field manager with
+// managedfields.NewDefaultFieldManager (NewDefaultCRDFieldManager for a
+// custom resource): the chain of the real API server, capping Update
+// entries at 10, with converters that do not convert (one version per
+// kind, as in apimachinery's own test field manager) and the reset fields
+// of the kind and subresource. The type converter is built from the same
+// schema package kube uses (native.NewKubeSetup), compiled by
+// structured-merge-diff. Objects are unstructured, as in the reference's
+// test field manager.
+//
+// Around the field manager the adapter does what the API server's
+// registry does: the fields the strategy resets keep their live values,
+// and a write to the scale subresource goes through a Scale built from the
+// object and managedfields.ScaleHandler, as the apps registry does it.
+//
+// The reference stamps entries with the wall clock; the adapter replaces
+// every time the write stamped (those not older than the write) with the
+// scenario's step time and sorts the entries again, with the API server's
+// order, so that managedFields come out as they would with that clock.
+// Live objects given by a scenario must therefore carry times before the
+// steps' (2020-01-01T00:00:00Z or earlier).
+//
+// Concurrency: an Engine and the Typed values it returns hold only data
+// that is not modified after CompileKubernetes; each write builds its own
+// field manager.
+package kubeengine
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/structmerge/structmerge/conformance/smdengine"
+	smfieldpath "github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/scenario/native"
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/schema"
+)
+
+// Engine runs structured scenarios on SMD (smdengine) and Kubernetes
+// scenarios on apimachinery's field manager. The zero value is ready to
+// use.
+type Engine struct {
+	smdengine.Engine
+}
+
+var _ scenario.KubernetesEngine = Engine{}
+
+// CompileKubernetes builds the type converter for the scenario's schema.
+func (Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
+	setup, err := native.NewKubeSetup(crds)
+	if err != nil {
+		return nil, err
+	}
+	return NewTyped(setup)
+}
+
+// NewTyped returns the reference runner for a setup.
+func NewTyped(setup *native.KubeSetup) (*Typed, error) {
+	text, err := schema.Marshal(setup.Document)
+	if err != nil {
+		return nil, err
+	}
+	parser, err := typed.NewParser(typed.YAMLObject(text))
+	if err != nil {
+		return nil, err
+	}
+	tc := &typeConverter{parser: parser, kinds: map[kschema.GroupVersionKind]string{}}
+	for k, name := range setup.Kinds {
+		tc.kinds[kschema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = name
+	}
+	return &Typed{setup: setup, tc: tc}, nil
+}
+
+// Typed runs writes on the reference.
+type Typed struct {
+	setup *native.KubeSetup
+	tc    *typeConverter
+}
+
+// TypeConverter returns the reference's type converter.
+func (t *Typed) TypeConverter() managedfields.TypeConverter { return t.tc }
+
+// typeConverter converts unstructured objects with the parsed schema.
+type typeConverter struct {
+	parser *typed.Parser
+	kinds  map[kschema.GroupVersionKind]string
+}
+
+func (c *typeConverter) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	name, ok := c.kinds[gvk]
+	if !ok {
+		return nil, fmt.Errorf("no corresponding type for %v", gvk)
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("not an unstructured object: %T", obj)
+	}
+	return c.parser.Type(name).FromUnstructured(u.UnstructuredContent(), opts...)
+}
+
+func (c *typeConverter) TypedToObject(v *typed.TypedValue) (runtime.Object, error) {
+	m, ok := v.AsValue().Unstructured().(map[string]interface{})
+	if !ok {
+		return nil, fmt.Errorf("failed to convert value to unstructured")
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// The converters of apimachinery's test field manager.
+type convertor struct{}
+
+func (convertor) Convert(in, out, context interface{}) error { return nil }
+func (convertor) ConvertToVersion(in runtime.Object, _ runtime.GroupVersioner) (runtime.Object, error) {
+	return in, nil
+}
+func (convertor) ConvertFieldLabel(kschema.GroupVersionKind, string, string) (string, string, error) {
+	return "", "", errors.New("not implemented")
+}
+
+type defaulter struct{}
+
+func (defaulter) Default(runtime.Object) {}
+
+type creater struct{}
+
+func (creater) New(gvk kschema.GroupVersionKind) (runtime.Object, error) {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u.SetAPIVersion(gvk.GroupVersion().String())
+	u.SetKind(gvk.Kind)
+	return u, nil
+}
+
+func toKube(gvk kschema.GroupVersionKind) kube.GroupVersionKind {
+	return kube.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+}
+
+// smdSet converts a structmerge field set to SMD's through FieldsV1.
+func smdSet(s *smfieldpath.Set) (*fieldpath.Set, error) {
+	out := &fieldpath.Set{}
+	if err := out.FromJSON(strings.NewReader(string(s.MarshalFieldsV1()))); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FieldManager builds the API server's field manager for a kind and
+// subresource of the setup.
+func (t *Typed) FieldManager(gvk kschema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
+	var filters map[fieldpath.APIVersion]fieldpath.Filter
+	if reset := t.setup.ResetFields(toKube(gvk), subresource); len(reset) > 0 {
+		sets := map[fieldpath.APIVersion]*fieldpath.Set{}
+		for v, s := range reset {
+			ss, err := smdSet(s)
+			if err != nil {
+				return nil, err
+			}
+			sets[fieldpath.APIVersion(v)] = ss
+		}
+		filters = fieldpath.NewExcludeFilterSetMap(sets)
+	}
+	if t.setup.IsCustomResource(toKube(gvk)) {
+		return managedfields.NewDefaultCRDFieldManager(t.tc, convertor{}, defaulter{}, creater{}, gvk, gvk.GroupVersion(), subresource, filters)
+	}
+	return managedfields.NewDefaultFieldManager(t.tc, convertor{}, defaulter{}, creater{}, gvk, gvk.GroupVersion(), subresource, filters)
+}
+
+// Do runs one write. On failure it returns live unchanged.
+func (t *Typed) Do(live scenario.State, op scenario.KubernetesOperation) (scenario.State, error) {
+	out, err := t.do(live, op)
+	if err != nil {
+		return live, err
+	}
+	return out, nil
+}
+
+func objectOf(x any) (*unstructured.Unstructured, error) {
+	m, ok := runtime.DeepCopyJSONValue(x).(map[string]interface{})
+	if !ok {
+		return nil, fmt.Errorf("not an object: %T", x)
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+func (t *Typed) do(live scenario.State, op scenario.KubernetesOperation) (scenario.State, error) {
+	sent, err := objectOf(op.Object)
+	if err != nil {
+		return live, err
+	}
+	var liveObj *unstructured.Unstructured
+	if live.HasObject {
+		if liveObj, err = objectOf(live.Object); err != nil {
+			return live, err
+		}
+	}
+	start := time.Now().Truncate(time.Second)
+	var out *unstructured.Unstructured
+	if op.Subresource == kube.ScaleSubresource {
+		out, err = t.scale(liveObj, sent, op)
+	} else {
+		out, err = t.write(liveObj, sent, op)
+	}
+	if err != nil {
+		return live, conflicts(err)
+	}
+	fixTimes(out, start, op.Time)
+	return scenario.State{Object: out.Object, HasObject: true}, nil
+}
+
+// write runs an apply or update on the main resource or a subresource
+// other than scale, then the registry's reset of values.
+func (t *Typed) write(liveObj, sent *unstructured.Unstructured, op scenario.KubernetesOperation) (*unstructured.Unstructured, error) {
+	var gvk kschema.GroupVersionKind
+	if liveObj != nil {
+		gvk = liveObj.GroupVersionKind()
+	} else {
+		gvk = sent.GroupVersionKind()
+		o, _ := creater{}.New(gvk)
+		liveObj = o.(*unstructured.Unstructured)
+	}
+	fm, err := t.FieldManager(gvk, op.Subresource)
+	if err != nil {
+		return nil, err
+	}
+	before := liveObj.DeepCopy()
+	var res runtime.Object
+	switch op.Op {
+	case scenario.OpApply, scenario.OpForceApply:
+		res, err = fm.Apply(liveObj, sent, op.Manager, op.Op == scenario.OpForceApply)
+	case scenario.OpUpdate:
+		if sent, err = defaultKind(liveObj, sent, gvk); err != nil {
+			return nil, err
+		}
+		res, err = fm.Update(liveObj, sent, op.Manager)
+	default:
+		return nil, fmt.Errorf("unknown operation %q", op.Op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, ok := res.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("the field manager returned a %T", res)
+	}
+	t.resetValues(out, before, gvk, op.Subresource)
+	return out, nil
+}
+
+// defaultKind gives an update body without apiVersion and kind the live
+// object's (as the API server's decoder does) and refuses another kind.
+func defaultKind(liveObj, sent *unstructured.Unstructured, gvk kschema.GroupVersionKind) (*unstructured.Unstructured, error) {
+	_, hasAV := sent.Object["apiVersion"]
+	_, hasKind := sent.Object["kind"]
+	if !hasAV && !hasKind {
+		sent.SetAPIVersion(liveObj.GetAPIVersion())
+		sent.SetKind(liveObj.GetKind())
+		return sent, nil
+	}
+	if sent.GetAPIVersion() != liveObj.GetAPIVersion() || sent.GetKind() != liveObj.GetKind() {
+		return nil, &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: 400, Reason: metav1.StatusReasonBadRequest,
+			Message: fmt.Sprintf("the object's apiVersion and kind (%s, %s) are not the live object's (%s, %s)", sent.GetAPIVersion(), sent.GetKind(), liveObj.GetAPIVersion(), liveObj.GetKind())}}
+	}
+	return sent, nil
+}
+
+// resetValues gives the fields the kind's strategy resets their values in
+// live (removing those live does not have).
+func (t *Typed) resetValues(out, live *unstructured.Unstructured, gvk kschema.GroupVersionKind, subresource string) {
+	reset := t.setup.ResetFields(toKube(gvk), subresource)
+	set := reset[gvk.GroupVersion().String()]
+	for p := range set.All() {
+		names := make([]string, 0, len(p))
+		for _, pe := range p {
+			if pe.Kind() != smfieldpath.FieldNameKind {
+				names = nil
+				break
+			}
+			names = append(names, pe.FieldName())
+		}
+		if len(names) == 0 {
+			continue
+		}
+		if v, found, err := unstructured.NestedFieldCopy(live.Object, names...); found && err == nil {
+			_ = unstructured.SetNestedField(out.Object, v, names...)
+		} else {
+			unstructured.RemoveNestedField(out.Object, names...)
+		}
+	}
+}
+
+// scale runs a write to the scale subresource the way the apps registry
+// does: parent -> Scale (with ScaleHandler.ToSubresource), the field
+// manager of the Scale, Scale -> parent (ScaleHandler.ToParent).
+func (t *Typed) scale(parent, sent *unstructured.Unstructured, op scenario.KubernetesOperation) (*unstructured.Unstructured, error) {
+	if parent == nil {
+		return nil, errors.New("the scale subresource needs the live object it scales")
+	}
+	pgvk := parent.GroupVersionKind()
+	ours, ok := t.setup.ReplicasPaths(toKube(pgvk))
+	if !ok {
+		return nil, fmt.Errorf("%v has no scale subresource", pgvk)
+	}
+	mappings := managedfields.ResourcePathMappings{}
+	for gv, p := range ours {
+		if p == nil {
+			mappings[gv] = nil
+			continue
+		}
+		var parts []interface{}
+		for _, pe := range p {
+			parts = append(parts, pe.FieldName())
+		}
+		mappings[gv] = fieldpath.MakePathOrDie(parts...)
+	}
+	gv := pgvk.GroupVersion()
+	rp := mappings[gv.String()]
+	if rp == nil {
+		return nil, fmt.Errorf("%v has no scale subresource", pgvk)
+	}
+	var names []string
+	for _, pe := range rp {
+		names = append(names, *pe.FieldName)
+	}
+	handler := managedfields.NewScaleHandler(parent.GetManagedFields(), gv, mappings)
+	scaleEntries, err := handler.ToSubresource()
+	if err != nil {
+		return nil, err
+	}
+	old, err := scaleOf(parent, names)
+	if err != nil {
+		return nil, err
+	}
+	old.SetManagedFields(scaleEntries)
+	sgvk := kschema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+	fm, err := t.FieldManager(sgvk, kube.ScaleSubresource)
+	if err != nil {
+		return nil, err
+	}
+	normalizeScale(sent.Object)
+	var res runtime.Object
+	switch op.Op {
+	case scenario.OpApply, scenario.OpForceApply:
+		res, err = fm.Apply(old, sent, op.Manager, op.Op == scenario.OpForceApply)
+	case scenario.OpUpdate:
+		if sent, err = defaultKind(old, sent, sgvk); err != nil {
+			return nil, err
+		}
+		res, err = fm.Update(old, sent, op.Manager)
+	}
+	if err != nil {
+		return nil, err
+	}
+	newScale := res.(*unstructured.Unstructured)
+	replicas, found, _ := unstructured.NestedFieldNoCopy(newScale.Object, "spec", "replicas")
+	if !found || replicas == nil {
+		replicas = int64(0)
+	}
+	out := parent.DeepCopy()
+	_ = unstructured.SetNestedField(out.Object, runtime.DeepCopyJSONValue(replicas), names...)
+	entries, err := handler.ToParent(newScale.GetManagedFields())
+	if err != nil {
+		return nil, err
+	}
+	out.SetManagedFields(entries)
+	return out, nil
+}
+
+// scaleOf is the Scale the registry presents for parent, in the shape it
+// has after the API server's Go types (normalizeScale).
+func scaleOf(parent *unstructured.Unstructured, replicasPath []string) (*unstructured.Unstructured, error) {
+	md := map[string]interface{}{}
+	for _, k := range []string{"name", "namespace", "uid", "resourceVersion", "creationTimestamp"} {
+		if s, ok, _ := unstructured.NestedString(parent.Object, "metadata", k); ok && s != "" {
+			md[k] = s
+		}
+	}
+	spec := map[string]interface{}{}
+	if r, ok, _ := unstructured.NestedFieldCopy(parent.Object, replicasPath...); ok && isNumber(r) {
+		spec["replicas"] = r
+	}
+	status := map[string]interface{}{}
+	if r, ok, _ := unstructured.NestedFieldCopy(parent.Object, "status", "replicas"); ok && isNumber(r) {
+		status["replicas"] = r
+	}
+	if sel, ok, _ := unstructured.NestedMap(parent.Object, "spec", "selector"); ok {
+		var ls metav1.LabelSelector
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(sel, &ls); err == nil {
+			if s, err := metav1.LabelSelectorAsSelector(&ls); err == nil && s.String() != "" {
+				status["selector"] = s.String()
+			}
+		}
+	}
+	obj := map[string]interface{}{
+		"apiVersion": "autoscaling/v1",
+		"kind":       "Scale",
+		"metadata":   md,
+		"spec":       spec,
+		"status":     status,
+	}
+	normalizeScale(obj)
+	return &unstructured.Unstructured{Object: obj}, nil
+}
+
+func isNumber(x interface{}) bool {
+	switch x.(type) {
+	case int64, float64, int, int32:
+		return true
+	}
+	return false
+}
+
+func isZero(x interface{}) bool {
+	switch n := x.(type) {
+	case int64:
+		return n == 0
+	case float64:
+		return n == 0
+	case int:
+		return n == 0
+	case int32:
+		return n == 0
+	}
+	return false
+}
+
+// normalizeScale drops a zero spec.replicas, defaults status.replicas to
+// 0 and drops an empty status.selector, as the Scale's Go type does.
+func normalizeScale(obj map[string]interface{}) {
+	if spec, ok := obj["spec"].(map[string]interface{}); ok {
+		if r, ok := spec["replicas"]; ok && isZero(r) {
+			delete(spec, "replicas")
+		}
+	}
+	status, ok := obj["status"].(map[string]interface{})
+	if !ok {
+		if obj["status"] != nil {
+			return
+		}
+		status = map[string]interface{}{}
+	}
+	if r, ok := status["replicas"]; !ok || r == nil {
+		status["replicas"] = int64(0)
+	}
+	if s, ok := status["selector"]; ok && (s == nil || s == "") {
+		delete(status, "selector")
+	}
+	obj["status"] = status
+}
+
+// fixTimes sets the time of every entry stamped since start to at and
+// sorts the entries again in the API server's order.
+func fixTimes(obj *unstructured.Unstructured, start, at time.Time) {
+	entries := obj.GetManagedFields()
+	if entries == nil {
+		return
+	}
+	for i := range entries {
+		if tm := entries[i].Time; tm != nil && !tm.Time.Before(start) {
+			t := metav1.NewTime(at)
+			entries[i].Time = &t
+		}
+	}
+	sort.SliceStable(entries, func(i, j int) bool {
+		p, q := entries[i], entries[j]
+		if p.Operation != q.Operation {
+			return p.Operation < q.Operation
+		}
+		ps, qs := int64(0), int64(0)
+		if p.Time != nil {
+			ps = p.Time.Unix()
+		}
+		if q.Time != nil {
+			qs = q.Time.Unix()
+		}
+		if ps != qs {
+			return ps < qs
+		}
+		if p.Manager != q.Manager {
+			return p.Manager < q.Manager
+		}
+		if p.APIVersion != q.APIVersion {
+			return p.APIVersion < q.APIVersion
+		}
+		return p.Subresource < q.Subresource
+	})
+	obj.SetManagedFields(entries)
+}
+
+// conflicts turns the API server's conflict error into a
+// *scenario.ConflictsError.
+func conflicts(err error) error {
+	var se *apierrors.StatusError
+	if !errors.As(err, &se) || se.ErrStatus.Reason != metav1.StatusReasonConflict || se.ErrStatus.Details == nil {
+		return err
+	}
+	out := &scenario.ConflictsError{Message: err.Error()}
+	for _, c := range se.ErrStatus.Details.Causes {
+		if c.Type != metav1.CauseTypeFieldManagerConflict {
+			continue
+		}
+		name := strings.TrimPrefix(c.Message, "conflict with ")
+		if q, qerr := strconv.QuotedPrefix(name); qerr == nil {
+			name, _ = strconv.Unquote(q)
+		}
+		out.Conflicts = append(out.Conflicts, scenario.Conflict{Manager: name, Path: c.Field})
+	}
+	return out
+}

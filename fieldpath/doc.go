@@ -1,0 +1,35 @@
+// Package fieldpath names fields inside objects and holds sets of them: the
+// field sets with which server-side apply records which manager owns which
+// fields.
+//
+// A Path is a list of PathElements, each a field name (.spec), an
+// associative-list key ([name="web"]), a set member value ([="a"]) or a list
+// index ([3]); Path.String and ParsePath convert to and from the text form
+// Kubernetes prints. A Set is a set of paths stored as a sorted trie. Its
+// operations are those of structured-merge-diff's fieldpath.Set, with the
+// same results: Union, Intersection, Difference, RecursiveDifference
+// (which removes whole subtrees), Leaves, Has, Size and the pre-order
+// iteration of All and String. MarshalFieldsV1 and ParseFieldsV1 convert a
+// set to and from FieldsV1, the JSON form stored in metadata.managedFields,
+// byte for byte as structured-merge-diff does. Managers maps manager names
+// to the versioned sets they own.
+//
+// # Sharing and allocation
+//
+// Sets are persistent: an operation builds its result from the unchanged
+// subtrees of its inputs, and returns an input itself when the result equals
+// it (a union with a subset, a difference with a disjoint set, ...), without
+// allocating. A Builder builds a set from many paths at once; ParseFieldsV1
+// allocates the nodes of a set in a few large chunks.
+//
+// # Concurrency
+//
+// PathElement, Set and everything reachable from a Set are immutable after
+// construction and safe for concurrent use: they hold no caches, locks or
+// lazily computed state, and no operation modifies its receiver or
+// arguments. A Path is a plain slice and a Managers a plain map: share them
+// read-only. A Builder belongs to one goroutine until Build. Slices returned
+// by Members, Children and PathElement.Key are borrowed from immutable data
+// and must not be modified; the Path yielded by All is reused between
+// iterations.
+package fieldpath

@@ -1,0 +1,112 @@
+package native
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/value"
+)
+
+var _ scenario.KubernetesEngine = Engine{}
+
+// CompileKubernetes prepares the Kubernetes schema (the built-in types and
+// those of the given CRDs) for a Kubernetes-flavour scenario.
+func (Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
+	setup, err := NewKubeSetup(crds)
+	if err != nil {
+		return nil, err
+	}
+	return &KubeTyped{setup: setup}, nil
+}
+
+// KubeTyped runs the writes of a Kubernetes-flavour scenario on package
+// kube's FieldManager, followed by what the API server's storage does to
+// the fields it resets (ResetValues).
+type KubeTyped struct {
+	setup *KubeSetup
+}
+
+// Do runs one write. On failure it returns live unchanged.
+func (t *KubeTyped) Do(live scenario.State, op scenario.KubernetesOperation) (scenario.State, error) {
+	out, err := t.do(live, op)
+	if err != nil {
+		return live, err
+	}
+	return out, nil
+}
+
+func (t *KubeTyped) do(live scenario.State, op scenario.KubernetesOperation) (scenario.State, error) {
+	var lv value.Value
+	if live.HasObject {
+		v, err := value.FromUnstructured(live.Object)
+		if err != nil {
+			return live, fmt.Errorf("live object: %w", err)
+		}
+		lv = v
+	}
+	obj, err := value.FromUnstructured(op.Object)
+	if err != nil {
+		return live, fmt.Errorf("object: %w", err)
+	}
+	m, err := kube.NewFieldManager(t.setup.Resolver,
+		kube.WithClock(func() time.Time { return op.Time }),
+		kube.WithResetFields(t.setup.ResetFields),
+		kube.WithReplicasPaths(t.setup.ReplicasPaths))
+	if err != nil {
+		return live, err
+	}
+	opts := []kube.RequestOption{kube.Subresource(op.Subresource)}
+	var res value.Value
+	switch op.Op {
+	case scenario.OpApply, scenario.OpForceApply:
+		if op.Op == scenario.OpForceApply {
+			opts = append(opts, kube.Force())
+		}
+		res, err = m.Apply(lv, obj, op.Manager, opts...)
+	case scenario.OpUpdate:
+		res, err = m.Update(lv, obj, op.Manager, opts...)
+	default:
+		return live, fmt.Errorf("unknown operation %q", op.Op)
+	}
+	if err != nil {
+		return live, conflictsFromKube(err)
+	}
+	if op.Subresource != kube.ScaleSubresource {
+		res = resetValues(t.setup, res, lv, op.Subresource)
+	}
+	return scenario.State{Object: res.Unstructured(), HasObject: true}, nil
+}
+
+// resetValues does what the API server's storage strategies do after the
+// field manager: the fields reset on this subresource keep their live
+// values.
+func resetValues(setup *KubeSetup, obj, live value.Value, subresource string) value.Value {
+	gvk := kube.GVKOf(obj)
+	reset := setup.ResetFields(gvk, subresource)
+	set := reset[gvk.APIVersion()]
+	if set.Empty() {
+		return obj
+	}
+	if live.IsNull() {
+		live = value.NewMap(nil)
+	}
+	return kube.ResetValues(obj, live, set)
+}
+
+// conflictsFromKube turns a *kube.ConflictError into a
+// *scenario.ConflictsError (manager names and paths, the API server's
+// message) and leaves other errors as they are.
+func conflictsFromKube(err error) error {
+	var ce *kube.ConflictError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	out := &scenario.ConflictsError{Message: ce.Error()}
+	for _, c := range ce.Conflicts {
+		out.Conflicts = append(out.Conflicts, scenario.Conflict{Manager: c.Manager, Path: c.Path.String()})
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package native
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/openapi"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// builtinYAML stands in for the built-in Kubernetes schema until package
+// kube/builtin provides it: the types of the common built-in kinds.
+//
+//go:embed kubeschema.yaml
+var builtinYAML []byte
+
+// builtinKinds are the kinds builtinYAML defines.
+var builtinKinds = map[kube.GroupVersionKind]string{
+	{Version: "v1", Kind: "Pod"}:                         "io.k8s.api.core.v1.Pod",
+	{Version: "v1", Kind: "Service"}:                     "io.k8s.api.core.v1.Service",
+	{Version: "v1", Kind: "ConfigMap"}:                   "io.k8s.api.core.v1.ConfigMap",
+	{Version: "v1", Kind: "Secret"}:                      "io.k8s.api.core.v1.Secret",
+	{Version: "v1", Kind: "Namespace"}:                   "io.k8s.api.core.v1.Namespace",
+	{Version: "v1", Kind: "Node"}:                        "io.k8s.api.core.v1.Node",
+	{Version: "v1", Kind: "PersistentVolume"}:            "io.k8s.api.core.v1.PersistentVolume",
+	{Version: "v1", Kind: "PersistentVolumeClaim"}:       "io.k8s.api.core.v1.PersistentVolumeClaim",
+	{Group: "apps", Version: "v1", Kind: "Deployment"}:   "io.k8s.api.apps.v1.Deployment",
+	{Group: "apps", Version: "v1", Kind: "StatefulSet"}:  "io.k8s.api.apps.v1.StatefulSet",
+	{Group: "apps", Version: "v1", Kind: "DaemonSet"}:    "io.k8s.api.apps.v1.DaemonSet",
+	{Group: "apps", Version: "v1", Kind: "ReplicaSet"}:   "io.k8s.api.apps.v1.ReplicaSet",
+	{Group: "batch", Version: "v1", Kind: "Job"}:         "io.k8s.api.batch.v1.Job",
+	{Group: "autoscaling", Version: "v1", Kind: "Scale"}: "io.k8s.api.autoscaling.v1.Scale",
+}
+
+// KubeSetup is what a Kubernetes-flavour scenario runs with: the schema
+// (the built-in types and those of the scenario's CRDs), the kinds it
+// defines, and what the API server's registry says about them (reset
+// fields, scale subresources). The conformance module configures the
+// reference with the same setup. A KubeSetup is not modified after
+// NewKubeSetup; safe for concurrent use.
+type KubeSetup struct {
+	// Document is the schema in source form.
+	Document *schema.Document
+	// Kinds maps each kind to the name of its type in Document.
+	Kinds map[kube.GroupVersionKind]string
+	// Resolver finds the compiled type of a kind.
+	Resolver kube.TypeResolver
+	crds     []crdKind
+}
+
+// crdKind is what the registry of a custom resource needs from its CRD.
+type crdKind struct {
+	group, kind string
+	// versions lists the CRD's versions; status and scale say whether
+	// each has those subresources, replicas where its replicas are.
+	versions []crdVersion
+}
+
+type crdVersion struct {
+	name     string
+	status   bool
+	scale    bool
+	replicas fieldpath.Path
+}
+
+// NewKubeSetup builds the setup of a scenario with the given CRD files.
+func NewKubeSetup(crds []scenario.Source) (*KubeSetup, error) {
+	base, err := schema.Parse(builtinYAML)
+	if err != nil {
+		return nil, fmt.Errorf("built-in schema: %w", err)
+	}
+	kinds := make(map[kube.GroupVersionKind]string, len(builtinKinds))
+	for k, v := range builtinKinds {
+		kinds[k] = v
+	}
+	docs := []*schema.Document{base}
+	setup := &KubeSetup{}
+	for _, src := range crds {
+		name := src.File
+		if name == "" {
+			name = fmt.Sprintf("CRD on line %d", src.Line)
+		}
+		res, err := openapi.FromCRD(src.Text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		docs = append(docs, res.Document)
+		for _, k := range res.Kinds {
+			kinds[kube.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
+		}
+		ck, err := readCRD(src.Text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		setup.crds = append(setup.crds, ck)
+	}
+	doc, err := openapi.Merge(docs...)
+	if err != nil {
+		return nil, err
+	}
+	s, err := schema.Compile(doc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := kube.NewSchemaResolver(s, kinds)
+	if err != nil {
+		return nil, err
+	}
+	setup.Document, setup.Kinds, setup.Resolver = doc, kinds, r
+	return setup, nil
+}
+
+// readCRD reads the group, kind and subresources of a CRD.
+func readCRD(text []byte) (crdKind, error) {
+	v, err := value.FromYAML(text)
+	if err != nil {
+		return crdKind{}, err
+	}
+	get := func(v value.Value, names ...string) value.Value {
+		for _, n := range names {
+			if v.Kind() != value.Map {
+				return value.Value{}
+			}
+			v, _ = v.Get(n)
+		}
+		return v
+	}
+	spec := get(v, "spec")
+	ck := crdKind{group: get(spec, "group").AsString(), kind: get(spec, "names", "kind").AsString()}
+	for _, ver := range get(spec, "versions").Items() {
+		cv := crdVersion{name: get(ver, "name").AsString()}
+		sub := get(ver, "subresources")
+		cv.status = get(sub, "status").Kind() == value.Map
+		if sc := get(sub, "scale"); sc.Kind() == value.Map {
+			cv.scale = true
+			p := strings.TrimPrefix(get(sc, "specReplicasPath").AsString(), ".")
+			for _, n := range strings.Split(p, ".") {
+				cv.replicas = append(cv.replicas, fieldpath.FieldName(n))
+			}
+		}
+		ck.versions = append(ck.versions, cv)
+	}
+	return ck, nil
+}
+
+func (s *KubeSetup) crd(gvk kube.GroupVersionKind) (crdKind, bool) {
+	for _, c := range s.crds {
+		if c.group == gvk.Group && c.kind == gvk.Kind {
+			return c, true
+		}
+	}
+	return crdKind{}, false
+}
+
+// ResetFields returns the fields reset on writes to subresource of gvk:
+// those of kube.RegistryResetFields for built-in kinds; for a custom
+// resource with a status subresource, the status on the main resource and
+// the spec on the status subresource, as the custom resource registry
+// resets them (per version).
+func (s *KubeSetup) ResetFields(gvk kube.GroupVersionKind, subresource string) map[string]*fieldpath.Set {
+	c, ok := s.crd(gvk)
+	if !ok {
+		return kube.RegistryResetFields(gvk, subresource)
+	}
+	for _, v := range c.versions {
+		if v.name != gvk.Version || !v.status {
+			continue
+		}
+		switch subresource {
+		case "":
+			return map[string]*fieldpath.Set{gvk.APIVersion(): fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("status")})}
+		case "status":
+			return map[string]*fieldpath.Set{gvk.APIVersion(): fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("spec")})}
+		}
+	}
+	return nil
+}
+
+// ReplicasPaths returns where the replicas of gvk are, for its scale
+// subresource: kube.RegistryReplicasPaths for built-in kinds; for a custom
+// resource, each version's specReplicasPath (nil for a version without
+// the scale subresource).
+func (s *KubeSetup) ReplicasPaths(gvk kube.GroupVersionKind) (kube.ResourcePathMappings, bool) {
+	c, ok := s.crd(gvk)
+	if !ok {
+		return kube.RegistryReplicasPaths(gvk)
+	}
+	out := kube.ResourcePathMappings{}
+	any := false
+	for _, v := range c.versions {
+		gv := c.group + "/" + v.name
+		if v.scale {
+			out[gv] = v.replicas
+			any = true
+		} else {
+			out[gv] = nil
+		}
+	}
+	return out, any
+}
+
+// IsCustomResource reports whether gvk is a kind of one of the setup's
+// CRDs.
+func (s *KubeSetup) IsCustomResource(gvk kube.GroupVersionKind) bool {
+	_, ok := s.crd(gvk)
+	return ok
+}

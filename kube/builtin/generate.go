@@ -1,0 +1,3 @@
+package builtin
+
+//go:generate go run ./internal/gen

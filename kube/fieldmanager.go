@@ -1,0 +1,584 @@
+package kube
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/merge"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/typed"
+	"github.com/structmerge/structmerge/value"
+)
+
+// DefaultMaxUpdateManagers is how many Update entries the API server keeps
+// before it merges the oldest into `ancient-changes` buckets.
+const DefaultMaxUpdateManagers = 10
+
+// Names the API server gives to managers it creates itself.
+const (
+	// UnknownManager stands for a request that names no field manager.
+	UnknownManager = "unknown"
+	// BeforeFirstApplyManager owns the fields an object had when it was
+	// first applied to without having managedFields.
+	BeforeFirstApplyManager = "before-first-apply"
+	// AncientChangesManager owns the fields of the oldest Update entries
+	// once there are more than the cap.
+	AncientChangesManager = "ancient-changes"
+)
+
+// currentOperation is the name under which an update's own changes are
+// computed before they are merged into the manager's entry; it is never a
+// manager identity (those are JSON objects).
+const currentOperation = "current-operation"
+
+// LastAppliedAnnotation is the annotation in which kubectl's client-side
+// apply keeps the configuration it last applied.
+const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+// maxAnnotationsSize is the API server's limit on the total size of an
+// object's annotations (keys and values), in bytes.
+const maxAnnotationsSize = 256 << 10
+
+// ResetFieldsFunc returns, per API version, the fields of a kind that the
+// API server resets on writes to one subresource ("" for the main
+// resource): the field manager gives nobody ownership of them.
+type ResetFieldsFunc func(gvk GroupVersionKind, subresource string) map[string]*fieldpath.Set
+
+// ResourcePathMappings maps an API version of a kind to the path of its
+// replicas field (nil for a version whose kind has no scale subresource).
+type ResourcePathMappings map[string]fieldpath.Path
+
+// ReplicasPathsFunc returns the replicas paths of a kind that has a scale
+// subresource.
+type ReplicasPathsFunc func(gvk GroupVersionKind) (ResourcePathMappings, bool)
+
+// Option configures a FieldManager.
+type Option func(*options)
+
+type options struct {
+	now         func() time.Time
+	nowSet      bool
+	maxUpdaters int
+	capSet      bool
+	reset       ResetFieldsFunc
+	resetSet    bool
+	replicas    ReplicasPathsFunc
+	replicasSet bool
+}
+
+// WithClock sets the clock whose time the field manager records in the
+// entries it changes (the default is time.Now).
+func WithClock(now func() time.Time) Option {
+	return func(o *options) { o.now, o.nowSet = now, true }
+}
+
+// WithMaxUpdateManagers sets how many Update entries an object keeps
+// before the oldest are merged into `ancient-changes` buckets, one per API
+// version (the default is DefaultMaxUpdateManagers). n < 0 keeps them all,
+// as the API server's test field manager does; n == 0 is an error.
+func WithMaxUpdateManagers(n int) Option {
+	return func(o *options) { o.maxUpdaters, o.capSet = n, true }
+}
+
+// WithResetFields sets the fields nobody owns, per kind and subresource
+// (the default is RegistryResetFields, the API server's built-in kinds).
+// nil resets nothing.
+func WithResetFields(f ResetFieldsFunc) Option {
+	return func(o *options) { o.reset, o.resetSet = f, true }
+}
+
+// WithReplicasPaths sets which kinds have a scale subresource and where
+// their replicas are (the default is RegistryReplicasPaths). nil gives no
+// kind a scale subresource.
+func WithReplicasPaths(f ReplicasPathsFunc) Option {
+	return func(o *options) { o.replicas, o.replicasSet = f, true }
+}
+
+// FieldManager does to whole Kubernetes objects what the API server's
+// field manager does: it merges applied configurations, records in
+// metadata.managedFields which manager owns which field, and reports
+// conflicts in the API server's words.
+//
+// A FieldManager is immutable after NewFieldManager; safe for concurrent
+// use (its type resolver and clock must be too).
+type FieldManager struct {
+	types       TypeResolver
+	now         func() time.Time
+	maxUpdaters int
+	reset       ResetFieldsFunc
+	replicas    ReplicasPathsFunc
+}
+
+// NewFieldManager returns a FieldManager that finds the schema of each
+// kind with types.
+func NewFieldManager(types TypeResolver, opts ...Option) (*FieldManager, error) {
+	if types == nil {
+		return nil, errors.New("kube: NewFieldManager given a nil TypeResolver")
+	}
+	o := options{now: time.Now, maxUpdaters: DefaultMaxUpdateManagers, reset: RegistryResetFields, replicas: RegistryReplicasPaths}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.nowSet && o.now == nil {
+		return nil, errors.New("kube: WithClock given a nil clock")
+	}
+	if o.capSet && o.maxUpdaters == 0 {
+		return nil, errors.New("kube: WithMaxUpdateManagers(0): keep at least one Update entry, or pass a negative number for no cap")
+	}
+	return &FieldManager{types: types, now: o.now, maxUpdaters: o.maxUpdaters, reset: o.reset, replicas: o.replicas}, nil
+}
+
+// RequestOption changes one Apply or Update.
+type RequestOption func(*request)
+
+type request struct {
+	force       bool
+	subresource string
+}
+
+// Force makes an apply take the fields it conflicts on (kubectl apply
+// --force-conflicts).
+func Force() RequestOption {
+	return func(r *request) { r.force = true }
+}
+
+// Subresource makes the write go to a subresource ("status", "scale", ...)
+// rather than the main resource.
+func Subresource(name string) RequestOption {
+	return func(r *request) { r.subresource = name }
+}
+
+// ScaleSubresource is the subresource whose writes carry an
+// autoscaling/v1 Scale rather than the object.
+const ScaleSubresource = "scale"
+
+// scaleGVK is the kind the scale subresource reads and writes.
+var scaleGVK = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+
+// Apply merges the configuration applied into live on behalf of manager,
+// as a server-side apply request does, and returns the new object with its
+// metadata.managedFields. A null live is an object that does not exist
+// yet. Conflicts are a *ConflictError unless Force is given; a malformed
+// request is a *BadRequestError. With Subresource("scale"), applied is an
+// autoscaling/v1 Scale and live the object it scales.
+//
+// Apply does not modify live or applied; the result may share subtrees
+// with them.
+func (m *FieldManager) Apply(live, applied value.Value, manager string, opts ...RequestOption) (value.Value, error) {
+	r := resolveRequest(opts)
+	if r.subresource == ScaleSubresource {
+		return m.scale(live, applied, manager, r, true)
+	}
+	c, live, err := m.newCall(live, GVKOf(applied), r)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return c.apply(live, applied, manager, r.force)
+}
+
+// Update records that manager replaced live by obj, as a create (null
+// live), an update or a non-apply patch does, and returns obj with its
+// metadata.managedFields: the manager owns what it changed, the other
+// managers lose it. Update never conflicts. With Subresource("scale"), obj
+// is an autoscaling/v1 Scale and live the object it scales.
+//
+// An obj without apiVersion and kind takes live's; an obj of another kind
+// than live is a *BadRequestError. Update does not modify live or obj.
+func (m *FieldManager) Update(live, obj value.Value, manager string, opts ...RequestOption) (value.Value, error) {
+	r := resolveRequest(opts)
+	if r.subresource == ScaleSubresource {
+		return m.scale(live, obj, manager, r, false)
+	}
+	obj, err := defaultKind(live, obj)
+	if err != nil {
+		return value.Value{}, err
+	}
+	c, live, err := m.newCall(live, GVKOf(obj), r)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return c.update(live, obj, manager)
+}
+
+func resolveRequest(opts []RequestOption) request {
+	var r request
+	for _, opt := range opts {
+		opt(&r)
+	}
+	return r
+}
+
+// defaultKind gives obj live's apiVersion and kind when it has neither,
+// and rejects an obj of another kind.
+func defaultKind(live, obj value.Value) (value.Value, error) {
+	if live.IsNull() {
+		return obj, nil
+	}
+	la, lk := stringField(live, "apiVersion"), stringField(live, "kind")
+	oa, ok := stringField(obj, "apiVersion"), stringField(obj, "kind")
+	if oa == "" && ok == "" && !obj.Has("apiVersion") && !obj.Has("kind") && obj.Kind() == value.Map {
+		obj = withField(withField(obj, "apiVersion", value.NewString(la)), "kind", value.NewString(lk))
+		return obj, nil
+	}
+	if oa != la || ok != lk {
+		return value.Value{}, &BadRequestError{Message: fmt.Sprintf("the object's apiVersion and kind (%s, %s) are not the live object's (%s, %s)", oa, ok, la, lk)}
+	}
+	return obj, nil
+}
+
+// call is one request: the endpoint's kind and schema, the subresource,
+// the time and the merge engine configured with the reset fields.
+type call struct {
+	m       *FieldManager
+	gvk     GroupVersionKind
+	typ     *schema.Type
+	sub     string
+	now     time.Time
+	updater *merge.Updater
+}
+
+// newCall prepares a request on the endpoint of live's kind (of the sent
+// object's kind when live is null, which then becomes the empty object of
+// that kind).
+func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request) (*call, value.Value, error) {
+	gvk := sent
+	if !live.IsNull() {
+		if live.Kind() != value.Map {
+			return nil, value.Value{}, fmt.Errorf("the live object is a %v, not an object", live.Kind())
+		}
+		gvk = GVKOf(live)
+	} else {
+		live = emptyObject(gvk)
+	}
+	typ, ok := m.types.ResolveType(gvk)
+	if !ok || typ == nil {
+		return nil, value.Value{}, fmt.Errorf("no corresponding type for %v", gvk)
+	}
+	var reset map[string]*fieldpath.Set
+	if m.reset != nil {
+		reset = m.reset(gvk, r.subresource)
+	}
+	var uopts []merge.Option
+	if len(reset) > 0 {
+		uopts = append(uopts, merge.WithIgnoredFields(reset))
+	}
+	u, err := merge.NewUpdater(uopts...)
+	if err != nil {
+		return nil, value.Value{}, err
+	}
+	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u}, live, nil
+}
+
+// emptyObject is the object the API server starts from when it creates
+// one of kind gvk.
+func emptyObject(gvk GroupVersionKind) value.Value {
+	return value.NewMap([]value.Field{
+		{Name: "apiVersion", Value: value.NewString(gvk.APIVersion())},
+		{Name: "kind", Value: value.NewString(gvk.Kind)},
+	})
+}
+
+// objectName describes an object in errors as the API server does:
+// "namespace/name; group/version, Kind=kind".
+func objectName(obj value.Value) string {
+	return metadataString(obj, "namespace") + "/" + metadataString(obj, "name") + "; " + GVKOf(obj).String()
+}
+
+// apply runs a server-side apply of applied onto live.
+func (c *call) apply(live, applied value.Value, manager string, force bool) (value.Value, error) {
+	entries, _, _, err := rawManagedFields(live)
+	if err != nil {
+		return value.Value{}, fmt.Errorf("failed to decode managed fields: %w", err)
+	}
+	mg, err := decodeEntries(entries)
+	if err != nil {
+		return value.Value{}, fmt.Errorf("failed to decode managed fields: %w", err)
+	}
+	if got := GVKOf(applied); got != c.gvk {
+		return value.Value{}, &BadRequestError{Message: fmt.Sprintf("invalid object type: %v", got)}
+	}
+	obj, out, err := c.applyKubectl(live, applied, mg, manager, force)
+	if err != nil {
+		var cs merge.Conflicts
+		if errors.As(err, &cs) {
+			return value.Value{}, newConflictError(cs, live, applied)
+		}
+		return value.Value{}, err
+	}
+	if manager == "kubectl" && hasLastApplied(obj) {
+		obj = setLastApplied(obj, buildLastApplied(applied))
+	}
+	return c.encode(obj, out)
+}
+
+// encode stores mg as obj's managedFields.
+func (c *call) encode(obj value.Value, mg *managed) (value.Value, error) {
+	entries, err := mg.entries()
+	if err != nil {
+		return value.Value{}, fmt.Errorf("failed to encode managed fields: %w", err)
+	}
+	return EncodeManagedFields(obj, entries), nil
+}
+
+// applyKubectl lets kubectl take over the fields it owned through
+// client-side apply: when its apply conflicts only on fields the
+// last-applied annotation of live records with their live values, it is
+// forced.
+func (c *call) applyKubectl(live, applied value.Value, mg *managed, manager string, force bool) (value.Value, *managed, error) {
+	obj, out, err := c.applyTracked(live, applied, mg, manager, force)
+	if manager != "kubectl" || err == nil {
+		return obj, out, err
+	}
+	cs, ok := err.(merge.Conflicts)
+	if !ok {
+		return obj, out, err
+	}
+	allowed, aerr := c.allowedByLastApplied(live)
+	if aerr != nil {
+		return obj, out, err
+	}
+	var rest merge.Conflicts
+	for _, cf := range cs {
+		if !allowed.Has(cf.Path) {
+			rest = append(rest, cf)
+		}
+	}
+	if len(rest) > 0 {
+		return value.Value{}, nil, rest
+	}
+	return c.applyTracked(live, applied, mg, manager, true)
+}
+
+// applyTracked gives the fields of an object that has no managedFields to
+// `before-first-apply` before applying.
+func (c *call) applyTracked(live, applied value.Value, mg *managed, manager string, force bool) (value.Value, *managed, error) {
+	mg = mg.clone()
+	if len(mg.fields) == 0 {
+		var err error
+		live, mg, err = c.updateOwned(emptyObject(GVKOf(applied)), live, mg, BeforeFirstApplyManager)
+		if err != nil {
+			return value.Value{}, nil, fmt.Errorf("failed to create manager for existing fields: %w", err)
+		}
+	}
+	id := identityOf(managerName(manager), OperationApply, "", c.sub)
+	obj, changed, out, err := c.mergeApply(live, applied, mg, id, force)
+	if err != nil {
+		return value.Value{}, nil, err
+	}
+	c.strip(out, id)
+	if changed {
+		out.times[id] = c.now
+	} else {
+		obj = withoutNested(live, "metadata", "managedFields")
+	}
+	return obj, out, nil
+}
+
+func managerName(manager string) string {
+	if manager == "" {
+		return UnknownManager
+	}
+	return manager
+}
+
+// mergeApply runs the structured apply; changed is false when the object
+// is the same afterwards.
+func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, force bool) (value.Value, bool, *managed, error) {
+	if gv := GVKOf(applied); gv.Group != c.gvk.Group || gv.Version != c.gvk.Version {
+		return value.Value{}, false, nil, &BadRequestError{Message: fmt.Sprintf("Incorrect version specified in apply patch. Specified patch version: %s, expected: %s", gv.APIVersion(), c.gvk.APIVersion())}
+	}
+	if _, present, _, _ := rawManagedFields(applied); present {
+		return value.Value{}, false, nil, &BadRequestError{Message: "metadata.managedFields must be nil"}
+	}
+	patch, err := typed.New(c.typ, applied)
+	if err != nil {
+		return value.Value{}, false, nil, fmt.Errorf("failed to create typed patch object (%v): %w", objectName(applied), err)
+	}
+	lv, err := typed.New(c.typ, live, typed.AllowDuplicates())
+	if err != nil {
+		return value.Value{}, false, nil, fmt.Errorf("failed to create typed live object (%v): %w", objectName(live), err)
+	}
+	var aopts []merge.ApplyOption
+	if force {
+		aopts = append(aopts, merge.Force())
+	}
+	res, managers, err := c.updater.Apply(lv, patch, c.gvk.APIVersion(), mg.fields, id, aopts...)
+	if err != nil {
+		return value.Value{}, false, nil, err
+	}
+	out := &managed{fields: managers, times: mg.times}
+	if value.Equal(live, res.Value()) {
+		return live, false, out, nil
+	}
+	return res.Value(), true, out, nil
+}
+
+// update runs a non-apply write of obj over live.
+func (c *call) update(live, obj value.Value, manager string) (value.Value, error) {
+	mg := c.managedForUpdate(live, obj)
+	obj = withoutNested(obj, "metadata", "managedFields")
+	if len(mg.fields) == 0 && metadataString(live, "uid") != "" {
+		// An object that exists and has no managedFields is not tracked
+		// until it is first applied.
+		return c.encode(obj, mg)
+	}
+	obj, out, err := c.updateOwned(live, obj, mg, manager)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return c.encode(obj, out)
+}
+
+// managedForUpdate picks the managedFields an update starts from: those
+// the request carries, when it carries valid ones on the main resource
+// (an empty list or a single empty entry clears them), else the live
+// object's (none when those cannot be decoded).
+func (c *call) managedForUpdate(live, obj value.Value) *managed {
+	if c.sub == "" {
+		entries, present, reset, err := rawManagedFields(obj)
+		if present && reset {
+			return newManaged()
+		}
+		if present && err == nil {
+			if mg, err := decodeEntries(entries); err == nil && len(mg.fields) > 0 {
+				return mg
+			}
+		}
+	}
+	entries, _, _, err := rawManagedFields(live)
+	if err != nil {
+		return newManaged()
+	}
+	mg, err := decodeEntries(entries)
+	if err != nil {
+		return newManaged()
+	}
+	return mg
+}
+
+// updateOwned records an update by manager: the fields it changed go to
+// its Update entry, whose time is stamped when it changed anything, and the
+// Update entries are capped.
+func (c *call) updateOwned(live, obj value.Value, mg *managed, manager string) (value.Value, *managed, error) {
+	id := identityOf(managerName(manager), OperationUpdate, c.gvk.APIVersion(), c.sub)
+	out, err := c.mergeUpdate(live, obj, mg)
+	if err != nil {
+		return value.Value{}, nil, err
+	}
+	c.strip(out, currentOperation)
+	if vs, ok := out.fields[currentOperation]; ok {
+		delete(out.fields, currentOperation)
+		if prev, ok := out.fields[id]; ok {
+			vs.Set = vs.Set.Union(prev.Set)
+		}
+		out.fields[id] = vs
+		out.times[id] = c.now
+	}
+	c.capUpdaters(out)
+	return obj, out, nil
+}
+
+// mergeUpdate runs the structured update on behalf of currentOperation.
+func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error) {
+	nv, err := typed.New(c.typ, obj, typed.AllowDuplicates())
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert new object (%v) to smd typed: %w", objectName(obj), err)
+	}
+	lv, err := typed.New(c.typ, live, typed.AllowDuplicates())
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert live object (%v) to smd typed: %w", objectName(live), err)
+	}
+	_, managers, err := c.updater.Update(lv, nv, c.gvk.APIVersion(), mg.fields, currentOperation)
+	if err != nil {
+		return nil, fmt.Errorf("failed to update ManagedFields (%v): %w", objectName(obj), err)
+	}
+	times := make(map[string]time.Time, len(mg.times)+1)
+	for k, v := range mg.times {
+		times[k] = v
+	}
+	return &managed{fields: managers, times: times}, nil
+}
+
+// stripped are the fields nobody owns: the object's kind and the metadata
+// the API server sets itself.
+var stripped = fieldpath.NewSet(
+	fieldpath.Path{fieldpath.FieldName("apiVersion")},
+	fieldpath.Path{fieldpath.FieldName("kind")},
+	fieldpath.Path{fieldpath.FieldName("metadata")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("name")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("namespace")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("creationTimestamp")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("selfLink")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("uid")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("clusterName")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("generation")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("managedFields")},
+	fieldpath.Path{fieldpath.FieldName("metadata"), fieldpath.FieldName("resourceVersion")},
+)
+
+// strip takes the stripped fields out of one manager's set.
+func (c *call) strip(mg *managed, key string) {
+	vs, ok := mg.fields[key]
+	if !ok {
+		return
+	}
+	vs.Set = vs.Set.Difference(stripped)
+	if vs.Set.Empty() {
+		delete(mg.fields, key)
+		return
+	}
+	mg.fields[key] = vs
+}
+
+// capUpdaters merges the oldest Update entries, beyond the cap, into one
+// `ancient-changes` entry per API version, as the API server does.
+func (c *call) capUpdaters(mg *managed) {
+	max := c.m.maxUpdaters
+	if max < 0 {
+		return
+	}
+	var updaters []string
+	for _, key := range mg.fields.Names() {
+		if !mg.fields[key].Applied {
+			updaters = append(updaters, key)
+		}
+	}
+	if len(updaters) <= max {
+		return
+	}
+	slices.SortStableFunc(updaters, func(a, b string) int {
+		if as, bs := unixSeconds(mg.times[a]), unixSeconds(mg.times[b]); as != bs {
+			return cmp.Compare(as, bs)
+		}
+		return strings.Compare(a, b)
+	})
+	firstOfVersion := map[string]string{}
+	for i, n := 0, len(updaters); i < len(updaters) && n > max; i++ {
+		key := updaters[i]
+		vs := mg.fields[key]
+		t, hasTime := mg.times[key]
+		bucket := identityOf(AncientChangesManager, OperationUpdate, vs.APIVersion, "")
+		first, seen := firstOfVersion[vs.APIVersion]
+		if !seen {
+			firstOfVersion[vs.APIVersion] = key
+			continue
+		}
+		if _, ok := mg.fields[bucket]; !ok {
+			mg.fields[bucket] = mg.fields[first]
+			delete(mg.fields, first)
+		}
+		mg.fields[bucket] = fieldpath.VersionedSet{Set: vs.Set.Union(mg.fields[bucket].Set), APIVersion: vs.APIVersion, Applied: vs.Applied}
+		delete(mg.fields, key)
+		n--
+		if hasTime {
+			mg.times[bucket] = t
+		} else {
+			delete(mg.times, bucket)
+		}
+	}
+}

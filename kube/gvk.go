@@ -1,0 +1,134 @@
+package kube
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// GroupVersionKind names a kind of object at one API version. The core
+// group is the empty string.
+type GroupVersionKind struct {
+	Group   string
+	Version string
+	Kind    string
+}
+
+// ParseAPIVersion splits an apiVersion ("apps/v1", "v1") into its group and
+// version, as the API server does: "" is the empty group and version, a
+// string without a slash is a version of the core group, and more than one
+// slash is an error.
+func ParseAPIVersion(apiVersion string) (group, version string, err error) {
+	if apiVersion == "" || apiVersion == "/" {
+		return "", "", nil
+	}
+	switch strings.Count(apiVersion, "/") {
+	case 0:
+		return "", apiVersion, nil
+	case 1:
+		i := strings.IndexByte(apiVersion, '/')
+		return apiVersion[:i], apiVersion[i+1:], nil
+	}
+	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", apiVersion)
+}
+
+// GVK returns the GroupVersionKind named by apiVersion and kind.
+func GVK(apiVersion, kind string) (GroupVersionKind, error) {
+	g, v, err := ParseAPIVersion(apiVersion)
+	if err != nil {
+		return GroupVersionKind{}, err
+	}
+	return GroupVersionKind{Group: g, Version: v, Kind: kind}, nil
+}
+
+// GVKOf returns the GroupVersionKind of an object from its apiVersion and
+// kind fields. Like the API server's unstructured objects, a missing or
+// non-string field reads as "", and an apiVersion that does not parse gives
+// the zero GroupVersionKind.
+func GVKOf(obj value.Value) GroupVersionKind {
+	gvk, err := GVK(stringField(obj, "apiVersion"), stringField(obj, "kind"))
+	if err != nil {
+		return GroupVersionKind{}
+	}
+	return gvk
+}
+
+// APIVersion returns the group and version in the apiVersion form:
+// "apps/v1", or "v1" for the core group.
+func (g GroupVersionKind) APIVersion() string {
+	if g.Group == "" {
+		return g.Version
+	}
+	return g.Group + "/" + g.Version
+}
+
+// String formats g as the API server does in messages:
+// "apps/v1, Kind=Deployment", "/v1, Kind=Pod" for the core group.
+func (g GroupVersionKind) String() string {
+	return g.Group + "/" + g.Version + ", Kind=" + g.Kind
+}
+
+// TypeResolver finds the schema type of the objects of a kind.
+// Implementations must be safe for concurrent use.
+type TypeResolver interface {
+	// ResolveType returns the type of objects of gvk, or false when the
+	// kind is not known.
+	ResolveType(gvk GroupVersionKind) (*schema.Type, bool)
+}
+
+// TypeResolverFunc adapts a function to TypeResolver.
+type TypeResolverFunc func(gvk GroupVersionKind) (*schema.Type, bool)
+
+// ResolveType calls f.
+func (f TypeResolverFunc) ResolveType(gvk GroupVersionKind) (*schema.Type, bool) { return f(gvk) }
+
+// schemaResolver looks kinds up in a table built once.
+type schemaResolver map[GroupVersionKind]*schema.Type
+
+func (r schemaResolver) ResolveType(gvk GroupVersionKind) (*schema.Type, bool) {
+	t, ok := r[gvk]
+	return t, ok
+}
+
+// NewSchemaResolver returns a TypeResolver that maps each kind of types to
+// the named type of s. It is an error for a name not to be defined in s.
+// The result is immutable; safe for concurrent use.
+func NewSchemaResolver(s *schema.Schema, types map[GroupVersionKind]string) (TypeResolver, error) {
+	if s == nil {
+		return nil, fmt.Errorf("kube: NewSchemaResolver given a nil schema")
+	}
+	r := make(schemaResolver, len(types))
+	var missing []string
+	for gvk, name := range types {
+		t, ok := s.Type(name)
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%s (for %v)", name, gvk))
+			continue
+		}
+		r[gvk] = t
+	}
+	if len(missing) > 0 {
+		sortStrings(missing)
+		return nil, fmt.Errorf("kube: the schema does not define %s", strings.Join(missing, ", "))
+	}
+	return r, nil
+}
+
+// ChainResolvers returns a TypeResolver that asks each resolver in turn and
+// answers with the first that knows the kind.
+func ChainResolvers(rs ...TypeResolver) TypeResolver {
+	rs = append([]TypeResolver(nil), rs...)
+	return TypeResolverFunc(func(gvk GroupVersionKind) (*schema.Type, bool) {
+		for _, r := range rs {
+			if r == nil {
+				continue
+			}
+			if t, ok := r.ResolveType(gvk); ok {
+				return t, true
+			}
+		}
+		return nil, false
+	})
+}

@@ -1,0 +1,522 @@
+package kube
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/value"
+)
+
+// Operation is the kind of write a managedFields entry records.
+type Operation string
+
+// The operations of managedFields entries.
+const (
+	OperationApply  Operation = "Apply"
+	OperationUpdate Operation = "Update"
+)
+
+// FieldsTypeV1 is the only fieldsType the API server knows.
+const FieldsTypeV1 = "FieldsV1"
+
+// ManagedFieldsEntry is one entry of metadata.managedFields: the fields one
+// manager owns through one kind of operation on one subresource.
+type ManagedFieldsEntry struct {
+	// Manager is the field manager's name.
+	Manager string
+	// Operation is Apply or Update.
+	Operation Operation
+	// APIVersion is the version in which Fields is expressed.
+	APIVersion string
+	// Time is when the manager last changed the object; the zero Time when
+	// the entry has none.
+	Time time.Time
+	// FieldsType is "FieldsV1".
+	FieldsType string
+	// Fields is the set of fields owned (nil for none).
+	Fields *fieldpath.Set
+	// Subresource is "" for the main resource, or "status", "scale", ...
+	Subresource string
+}
+
+// ManagerIdentity returns the key under which the API server tracks the
+// entry's manager: a JSON object of the manager name, the operation, the
+// subresource and, for Update entries only, the API version. Two entries
+// with the same identity are the same manager.
+func (e ManagedFieldsEntry) ManagerIdentity() string {
+	apiVersion := e.APIVersion
+	if e.Operation == OperationApply {
+		apiVersion = ""
+	}
+	return identityOf(e.Manager, e.Operation, apiVersion, e.Subresource)
+}
+
+// identityOf writes the JSON the API server writes for a ManagedFieldsEntry
+// holding only these fields (each omitted when empty).
+func identityOf(manager string, op Operation, apiVersion, subresource string) string {
+	b := make([]byte, 0, 64+len(manager))
+	b = append(b, '{')
+	first := true
+	add := func(name, v string) {
+		if v == "" {
+			return
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		b = value.AppendJSON(b, value.NewString(v))
+	}
+	add("manager", manager)
+	add("operation", string(op))
+	add("apiVersion", apiVersion)
+	add("subresource", subresource)
+	b = append(b, '}')
+	return string(b)
+}
+
+// identity is a parsed manager identity.
+type identity struct {
+	manager, apiVersion, subresource string
+	operation                        Operation
+}
+
+// parseIdentity reads a manager identity back. ok is false when key is not
+// a JSON object of strings.
+func parseIdentity(key string) (identity, bool) {
+	v, err := value.FromJSON([]byte(key))
+	if err != nil || v.Kind() != value.Map {
+		return identity{}, false
+	}
+	var id identity
+	for _, f := range v.Fields() {
+		var dst *string
+		switch f.Name {
+		case "manager":
+			dst = &id.manager
+		case "apiVersion":
+			dst = &id.apiVersion
+		case "subresource":
+			dst = &id.subresource
+		case "operation":
+			if f.Value.Kind() != value.String {
+				return identity{}, false
+			}
+			id.operation = Operation(f.Value.AsString())
+			continue
+		default:
+			continue
+		}
+		if f.Value.Kind() != value.String {
+			return identity{}, false
+		}
+		*dst = f.Value.AsString()
+	}
+	return id, true
+}
+
+// managed is the decoded form of managedFields the field manager works
+// on: field sets and times keyed by manager identity. A missing time is
+// the API server's nil time.
+type managed struct {
+	fields fieldpath.Managers
+	times  map[string]time.Time
+}
+
+func newManaged() *managed {
+	return &managed{fields: fieldpath.Managers{}, times: map[string]time.Time{}}
+}
+
+func (m *managed) clone() *managed {
+	out := &managed{fields: make(fieldpath.Managers, len(m.fields)), times: make(map[string]time.Time, len(m.times))}
+	for k, v := range m.fields {
+		out.fields[k] = v
+	}
+	for k, v := range m.times {
+		out.times[k] = v
+	}
+	return out
+}
+
+// ManagedFieldsError is a managedFields list the API server cannot decode.
+type ManagedFieldsError struct {
+	// Index is the entry at fault, or -1.
+	Index int
+	// Msg says what is wrong.
+	Msg string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *ManagedFieldsError) Error() string { return e.Msg }
+
+func (e *ManagedFieldsError) Unwrap() error { return e.Err }
+
+// decodeEntries turns entries into the field manager's form, checking
+// them as the API server does. A later entry with the identity of an
+// earlier one replaces it.
+func decodeEntries(entries []ManagedFieldsEntry) (*managed, error) {
+	m := &managed{fields: make(fieldpath.Managers, len(entries)), times: make(map[string]time.Time, len(entries))}
+	for i, e := range entries {
+		if e.Operation != OperationApply && e.Operation != OperationUpdate {
+			return nil, &ManagedFieldsError{Index: i, Msg: "operation must be `Apply` or `Update`"}
+		}
+		if e.APIVersion == "" {
+			return nil, &ManagedFieldsError{Index: i, Msg: "apiVersion must not be empty"}
+		}
+		switch e.FieldsType {
+		case FieldsTypeV1:
+		case "":
+			return nil, &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("missing fieldsType in managed fields entry %d", i)}
+		default:
+			return nil, &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("invalid fieldsType %q in managed fields entry %d", e.FieldsType, i)}
+		}
+		key := e.ManagerIdentity()
+		m.fields[key] = fieldpath.VersionedSet{Set: e.Fields, APIVersion: e.APIVersion, Applied: e.Operation == OperationApply}
+		if e.Time.IsZero() {
+			delete(m.times, key)
+		} else {
+			m.times[key] = e.Time
+		}
+	}
+	return m, nil
+}
+
+// entries encodes m as the API server does: one entry per manager, the
+// operation Apply for applied sets, sorted (see SortManagedFields). nil
+// when m has no managers.
+func (m *managed) entries() ([]ManagedFieldsEntry, error) {
+	if len(m.fields) == 0 {
+		return nil, nil
+	}
+	out := make([]ManagedFieldsEntry, 0, len(m.fields))
+	for _, key := range m.fields.Names() {
+		vs := m.fields[key]
+		id, ok := parseIdentity(key)
+		if !ok {
+			return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v", key, key)
+		}
+		e := ManagedFieldsEntry{
+			Manager:     id.manager,
+			Operation:   id.operation,
+			APIVersion:  vs.APIVersion,
+			Time:        m.times[key],
+			FieldsType:  FieldsTypeV1,
+			Fields:      vs.Set,
+			Subresource: id.subresource,
+		}
+		if vs.Applied {
+			e.Operation = OperationApply
+		}
+		out = append(out, e)
+	}
+	SortManagedFields(out)
+	return out, nil
+}
+
+// unixSeconds is the API server's sort key for a time: whole seconds since
+// the epoch, 0 for no time.
+func unixSeconds(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
+
+// SortManagedFields sorts entries in the order the API server writes
+// them: Apply entries before Update entries, then by time (whole seconds,
+// oldest first, no time first), manager, apiVersion and subresource.
+func SortManagedFields(entries []ManagedFieldsEntry) {
+	slices.SortStableFunc(entries, compareEntries)
+}
+
+func compareEntries(p, q ManagedFieldsEntry) int {
+	if c := strings.Compare(string(p.Operation), string(q.Operation)); c != 0 {
+		return c
+	}
+	if ps, qs := unixSeconds(p.Time), unixSeconds(q.Time); ps != qs {
+		if ps < qs {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(p.Manager, q.Manager); c != 0 {
+		return c
+	}
+	if c := strings.Compare(p.APIVersion, q.APIVersion); c != 0 {
+		return c
+	}
+	return strings.Compare(p.Subresource, q.Subresource)
+}
+
+// errMalformed says that metadata.managedFields does not have the shape
+// of a list of entries.
+var errMalformed = errors.New("metadata.managedFields is not a list of managed fields entries")
+
+// rawManagedFields reads metadata.managedFields as the API server's
+// unstructured object accessor does. present is false when the field is
+// absent or malformed (not a list, an item that is not a map, a field of
+// the wrong type, a time that is not RFC 3339): such an object has no
+// managedFields at all. A field set that is not valid FieldsV1 is an error
+// (the list is present but cannot be decoded). reset reports a list the
+// API server reads as a request to clear managedFields: an empty list, or
+// a single entry that sets nothing.
+func rawManagedFields(obj value.Value) (entries []ManagedFieldsEntry, present, reset bool, err error) {
+	md, ok := field(obj, "metadata")
+	if !ok || md.Kind() != value.Map {
+		return nil, false, false, nil
+	}
+	list, ok := md.Get("managedFields")
+	if !ok || list.Kind() != value.List {
+		return nil, false, false, nil
+	}
+	entries = make([]ManagedFieldsEntry, 0, list.Len())
+	reset = list.Len() == 0
+	var fieldsErr error
+	for i, item := range list.Items() {
+		e, hasFields, ok, ferr := entryFromValue(item)
+		if !ok {
+			return nil, false, false, nil
+		}
+		if list.Len() == 1 && isEmptyEntry(e, hasFields) {
+			reset = true
+		}
+		if ferr != nil && fieldsErr == nil {
+			fieldsErr = &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("error decoding versioned set of managed fields entry %d: error decoding set: %v", i, ferr), Err: ferr}
+		}
+		entries = append(entries, e)
+	}
+	return entries, true, reset, fieldsErr
+}
+
+// isEmptyEntry reports whether item reads as the zero entry (no known
+// field set to a non-empty value).
+func isEmptyEntry(e ManagedFieldsEntry, hasFields bool) bool {
+	return e.Manager == "" && e.Operation == "" && e.APIVersion == "" && e.Time.IsZero() &&
+		e.FieldsType == "" && !hasFields && e.Subresource == ""
+}
+
+// entryFromValue converts one item of managedFields. hasFields reports a
+// non-null fieldsV1; ok is false when the item is malformed; err reports a
+// fieldsV1 that is not a valid set.
+func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool, err error) {
+	if item.Kind() != value.Map {
+		return e, false, false, nil
+	}
+	for _, f := range item.Fields() {
+		var dst *string
+		switch f.Name {
+		case "manager":
+			dst = &e.Manager
+		case "apiVersion":
+			dst = &e.APIVersion
+		case "fieldsType":
+			dst = &e.FieldsType
+		case "subresource":
+			dst = &e.Subresource
+		case "operation":
+			switch f.Value.Kind() {
+			case value.Null:
+			case value.String:
+				e.Operation = Operation(f.Value.AsString())
+			default:
+				return e, false, false, nil
+			}
+			continue
+		case "time":
+			switch f.Value.Kind() {
+			case value.Null:
+			case value.String:
+				t, perr := time.Parse(time.RFC3339, f.Value.AsString())
+				if perr != nil {
+					return e, false, false, nil
+				}
+				e.Time = t
+			default:
+				return e, false, false, nil
+			}
+			continue
+		case "fieldsV1":
+			if f.Value.IsNull() {
+				continue
+			}
+			s, perr := fieldpath.ParseFieldsV1(value.ToJSON(f.Value))
+			if perr != nil {
+				err = perr
+			}
+			e.Fields = s
+			hasFields = true
+			continue
+		default:
+			continue
+		}
+		switch f.Value.Kind() {
+		case value.Null:
+		case value.String:
+			*dst = f.Value.AsString()
+		default:
+			return e, false, false, nil
+		}
+	}
+	return e, hasFields, true, err
+}
+
+// DecodeManagedFields returns the managedFields entries of obj, checked as
+// the API server checks them before it uses them. An object without
+// managedFields, or whose managedFields do not have the shape of a list of
+// entries, has none (nil, nil). An entry with an operation other than
+// Apply or Update, an empty apiVersion, a fieldsType other than FieldsV1 or
+// a fieldsV1 that is not a valid field set is an error
+// (*ManagedFieldsError).
+func DecodeManagedFields(obj value.Value) ([]ManagedFieldsEntry, error) {
+	entries, present, _, err := rawManagedFields(obj)
+	if !present {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := decodeEntries(entries); err != nil {
+		return nil, err
+	}
+	for i := range entries {
+		if entries[i].Fields.Empty() {
+			entries[i].Fields = nil
+		}
+	}
+	return entries, nil
+}
+
+// EncodeManagedFields returns obj with metadata.managedFields set to
+// entries, in the form the API server writes (fieldsV1 as an object, time
+// in RFC 3339 UTC, empty fields left out), keeping the order of entries.
+// With no entries, the field is removed.
+func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Value {
+	if entries == nil {
+		return withoutNested(obj, "metadata", "managedFields")
+	}
+	items := make([]value.Value, len(entries))
+	for i, e := range entries {
+		items[i] = entryValue(e)
+	}
+	out, ok := withNested(obj, value.NewList(items), "metadata", "managedFields")
+	if !ok {
+		return obj
+	}
+	return out
+}
+
+func entryValue(e ManagedFieldsEntry) value.Value {
+	fields := make([]value.Field, 0, 7)
+	add := func(name, v string) {
+		if v != "" {
+			fields = append(fields, value.Field{Name: name, Value: value.NewString(v)})
+		}
+	}
+	add("apiVersion", e.APIVersion)
+	add("fieldsType", e.FieldsType)
+	fs, err := value.FromJSON(e.Fields.MarshalFieldsV1())
+	if err == nil {
+		fields = append(fields, value.Field{Name: "fieldsV1", Value: fs})
+	}
+	add("manager", e.Manager)
+	add("operation", string(e.Operation))
+	add("subresource", e.Subresource)
+	if !e.Time.IsZero() {
+		add("time", formatTime(e.Time))
+	}
+	return value.NewMap(fields)
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// MarshalManagedFields returns the JSON the API server writes for a list
+// of managedFields entries, byte for byte: fields in the order manager,
+// operation, apiVersion, time, fieldsType, fieldsV1, subresource, empty
+// ones left out, fieldsV1 in structured-merge-diff's encoding. nil gives
+// "null".
+func MarshalManagedFields(entries []ManagedFieldsEntry) []byte {
+	if entries == nil {
+		return []byte("null")
+	}
+	b := []byte{'['}
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendEntryJSON(b, e)
+	}
+	return append(b, ']')
+}
+
+// MarshalJSON returns the JSON the API server writes for the entry.
+func (e ManagedFieldsEntry) MarshalJSON() ([]byte, error) {
+	return appendEntryJSON(nil, e), nil
+}
+
+func appendEntryJSON(b []byte, e ManagedFieldsEntry) []byte {
+	b = append(b, '{')
+	first := true
+	key := func(name string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+	}
+	str := func(name, v string) {
+		if v != "" {
+			key(name)
+			b = value.AppendJSON(b, value.NewString(v))
+		}
+	}
+	str("manager", e.Manager)
+	str("operation", string(e.Operation))
+	str("apiVersion", e.APIVersion)
+	if !e.Time.IsZero() {
+		str("time", formatTime(e.Time))
+	}
+	str("fieldsType", e.FieldsType)
+	if e.Fields != nil || e.FieldsType != "" {
+		key("fieldsV1")
+		b = e.Fields.AppendFieldsV1(b)
+	}
+	str("subresource", e.Subresource)
+	return append(b, '}')
+}
+
+// UnmarshalManagedFields reads a JSON list of managedFields entries (as
+// MarshalManagedFields writes it, or as found under
+// metadata.managedFields of an object) and checks it as
+// DecodeManagedFields does. Syntax errors carry the byte offset; a list
+// that does not have the shape of managedFields entries is an error here.
+func UnmarshalManagedFields(data []byte) ([]ManagedFieldsEntry, error) {
+	v, err := value.FromJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("managedFields: %w", err)
+	}
+	if v.IsNull() {
+		return nil, nil
+	}
+	obj := value.NewMap([]value.Field{{Name: "metadata", Value: value.NewMap([]value.Field{{Name: "managedFields", Value: v}})}})
+	entries, present, _, err := rawManagedFields(obj)
+	if !present {
+		return nil, errMalformed
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := decodeEntries(entries); err != nil {
+		return nil, err
+	}
+	return entries, nil
+}
