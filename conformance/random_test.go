@@ -101,23 +101,54 @@ type rndCaseResult struct {
 
 var rndManagerPool = []string{"a", "b", "c"}
 
-// rndRunCase generates and runs case i of seed.
-func rndRunCase(seed uint64, i int) rndCaseResult {
-	r := rand.New(rand.NewPCG(seed, uint64(i)))
-	s := gen.Generate(r, gen.Options{})
+// rndSchemaGroup is how many consecutive cases share a schema: compiling
+// the schema (SMD parses and validates its YAML) costs more than running a
+// case.
+const rndSchemaGroup = 5
+
+// rndCompiled is the schema of a group of cases, compiled by both engines.
+type rndCompiled struct {
+	schema   *gen.Schema
+	smd, sm  scenario.Typed
+	setupErr error  // the schema does not compile on SMD (a generator bug)
+	smErr    string // the schema does not compile on structmerge
+}
+
+// rndCompile generates and compiles the schema of the given group of seed.
+func rndCompile(seed uint64, group int) *rndCompiled {
+	r := rand.New(rand.NewPCG(seed, 1<<63|uint64(group)))
+	c := &rndCompiled{schema: gen.Generate(r, gen.Options{})}
+	text := c.schema.YAML()
+	var err error
+	if c.smd, err = (smdengine.Engine{}).Compile(text, c.schema.Root); err != nil {
+		c.setupErr = fmt.Errorf("the generated schema does not compile on SMD: %w", err)
+		return c
+	}
+	if c.sm, err = (native.Engine{}).Compile(text, c.schema.Root); err != nil {
+		c.smErr = "the schema compiles on SMD but not on structmerge: " + err.Error()
+	}
+	return c
+}
+
+// rndRunCase generates and runs case i of seed; c is the compiled schema of
+// its group (nil: compile it).
+func rndRunCase(seed uint64, i int, c *rndCompiled) rndCaseResult {
+	if c == nil {
+		c = rndCompile(seed, i/rndSchemaGroup)
+	}
+	s := c.schema
 	res := rndCaseResult{index: i, schema: s, failed: -1}
-	text := s.YAML()
-	smdT, err := smdengine.Engine{}.Compile(text, s.Root)
-	if err != nil {
-		res.setupErr = fmt.Errorf("the generated schema does not compile on SMD: %w", err)
+	if c.setupErr != nil {
+		res.setupErr = c.setupErr
 		return res
 	}
-	smT, err := native.Engine{}.Compile(text, s.Root)
-	if err != nil {
-		res.steps = append(res.steps, rndCaseStep{v: rndVerdict{class: rndOutcomeMismatch, detail: "the schema compiles on SMD but not on structmerge: " + err.Error()}})
+	if c.smErr != "" {
+		res.steps = append(res.steps, rndCaseStep{v: rndVerdict{class: rndOutcomeMismatch, detail: c.smErr}})
 		res.failed = 0
 		return res
 	}
+	smdT, smT := c.smd, c.sm
+	r := rand.New(rand.NewPCG(seed, uint64(i)))
 	vals := &gen.Values{S: s, R: r}
 	managers := rndManagerPool[:1+r.IntN(len(rndManagerPool))]
 	state := rndStartState(r, vals, smdT, managers)
@@ -340,12 +371,13 @@ func rndKeyedItemSymptom(s *gen.Schema, d gen.Difference, st rndCaseStep) bool {
 
 // rndSMDBrokenItems replays the pruning of an apply with SMD's own typed
 // operations, the way its Updater prunes (with the identity converter),
-// and returns the keyed lists in which SMD's pruned object, before the
-// dangling items are put back, has an item that is null or lost key fields.
+// and returns the keyed lists (as path strings) in which SMD's pruning
+// strips a key field from an item that stays (a removal takes the field but
+// not the item), or after which an item is null or has lost its key.
 // That intermediate object is SMD's; an item broken there makes SMD's later
 // steps (field sets of key-less items, then removals computed from them)
 // lose fields or items structmerge keeps.
-func rndSMDBrokenItems(s *gen.Schema, st rndCaseStep) []fieldpath.Path {
+func rndSMDBrokenItems(s *gen.Schema, st rndCaseStep) []string {
 	if st.op.Op == scenario.OpUpdate {
 		return nil
 	}
@@ -413,16 +445,43 @@ func rndSMDBrokenItems(s *gen.Schema, st rndCaseStep) []fieldpath.Path {
 	if i := slices.Index(versions, last.APIVersion); i > 0 {
 		versions = append([]string{last.APIVersion}, slices.Delete(versions, i, i+1)...)
 	}
+	mergedObj := merged.AsValue().Unstructured()
+	broken := rndStrippedKeys(lastSet.EnsureNamedFieldsAreMembers(sc, tr))
 	for _, v := range versions {
 		mergedSet, err1 := merged.ToFieldSet()
 		prunedSet, err2 := pruned.ToFieldSet()
 		if err1 != nil || err2 != nil {
-			return nil
+			break
 		}
 		keep := prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(owned[v].EnsureNamedFieldsAreMembers(sc, tr))
-		pruned = merged.RemoveItems(mergedSet.EnsureNamedFieldsAreMembers(sc, tr).Difference(keep))
+		drop := mergedSet.EnsureNamedFieldsAreMembers(sc, tr).Difference(keep)
+		broken = append(broken, rndStrippedKeys(drop)...)
+		pruned = merged.RemoveItems(drop)
+		for _, p := range s.BrokenItems(pruned.AsValue().Unstructured(), mergedObj) {
+			broken = append(broken, p.String())
+		}
 	}
-	return s.BrokenItems(pruned.AsValue().Unstructured(), merged.AsValue().Unstructured())
+	return broken
+}
+
+// rndStrippedKeys returns the keyed lists (as path strings) in which a set
+// SMD removes from an object takes a key field of an item but not the item:
+// the item stays, without that key field.
+func rndStrippedKeys(drop *smdfieldpath.Set) []string {
+	var out []string
+	drop.Iterate(func(p smdfieldpath.Path) {
+		n := len(p)
+		if n < 2 || p[n-1].FieldName == nil || p[n-2].Key == nil || drop.Has(p[:n-1]) {
+			return
+		}
+		for _, f := range *p[n-2].Key {
+			if f.Name == *p[n-1].FieldName {
+				out = append(out, p[:n-2].String())
+				return
+			}
+		}
+	})
+	return out
 }
 
 func rndIsConflicts(err error) bool {
@@ -498,8 +557,8 @@ func rndCompareResults(s *gen.Schema, st rndCaseStep) rndVerdict {
 		if explained && mgrDiff.within(lists) {
 			return rndVerdict{class: rndOutcomeDeviation, name: "SMD prunes a keyed item to null or strips its key"}
 		}
-		if broken := rndSMDBrokenItems(s, st); len(broken) > 0 && len(diffs) > 0 && mgrDiff.within(broken) &&
-			!slices.ContainsFunc(diffs, func(d gen.Difference) bool { return !rndUnder(d.Path, broken) }) {
+		if broken := rndSMDBrokenItems(s, st); len(broken) > 0 && len(diffs) > 0 && mgrDiff.withinStrings(broken) &&
+			!slices.ContainsFunc(diffs, func(d gen.Difference) bool { return !rndUnderString(d.Path, broken) }) {
 			return rndVerdict{class: rndOutcomeDeviation, name: "SMD loses fields of a keyed item its pruning stripped of its key"}
 		}
 		var lines []string
@@ -612,6 +671,33 @@ func (d rndManagerDiff) within(lists []fieldpath.Path) bool {
 	return true
 }
 
+// withinStrings is within with the lists given as path strings.
+func (d rndManagerDiff) withinStrings(lists []string) bool {
+	if d.other {
+		return false
+	}
+	for _, p := range d.paths {
+		if !rndUnderString(p, lists) {
+			return false
+		}
+	}
+	return true
+}
+
+// rndUnderString reports whether p is one of the paths written in
+// prefixes, or below one (paths of field names and keys print the same way
+// in both engines).
+func rndUnderString(p fieldpath.Path, prefixes []string) bool {
+	ps := p.String()
+	return slices.ContainsFunc(prefixes, func(l string) bool {
+		if !strings.HasPrefix(ps, l) {
+			return false
+		}
+		rest := ps[len(l):]
+		return rest == "" || rest[0] == '.' || rest[0] == '['
+	})
+}
+
 // rndUnder reports whether p is one of prefixes or below one.
 func rndUnder(p fieldpath.Path, prefixes []fieldpath.Path) bool {
 	return slices.ContainsFunc(prefixes, func(l fieldpath.Path) bool { return rndHasPrefix(p, l) })
@@ -697,11 +783,14 @@ func rndRunCases(seed uint64, n int) []rndCaseResult {
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
+				g := int(next.Add(1) - 1)
+				if g*rndSchemaGroup >= n {
 					return
 				}
-				results[i] = rndRunCase(seed, i)
+				c := rndCompile(seed, g)
+				for i := g * rndSchemaGroup; i < min(n, (g+1)*rndSchemaGroup); i++ {
+					results[i] = rndRunCase(seed, i, c)
+				}
 			}
 		}()
 	}
@@ -715,7 +804,18 @@ func rndRunCases(seed uint64, n int) []rndCaseResult {
 func TestRandomDifferential(t *testing.T) {
 	seed := rndSeed(t)
 	n := *rndCasesFlag
-	results := rndRunCases(seed, n)
+	var results []rndCaseResult
+	if one := os.Getenv("RANDOM_CASE"); one != "" {
+		i, err := strconv.Atoi(one)
+		if err != nil || i < 0 {
+			t.Fatalf("RANDOM_CASE=%q: not a case index", one)
+		}
+		r := rndRunCase(seed, i, nil)
+		t.Logf("seed %#x case %d:\n%s", seed, i, rndCaseText(r))
+		results = []rndCaseResult{r}
+	} else {
+		results = rndRunCases(seed, n)
+	}
 	st := rndStats{deviations: map[string]int{}, skipped: map[string]int{}}
 	for _, r := range results {
 		st.add(r)
@@ -757,7 +857,7 @@ func rndSum(m map[string]int) int {
 func rndFailureReport(t *testing.T, seed uint64, r rndCaseResult) string {
 	st := r.steps[r.failed]
 	var b strings.Builder
-	fmt.Fprintf(&b, "MISMATCH: seed %#x, case %d, step %d of %d (reproduce: go test -run 'TestRandomDifferential$' -seed %#x -cases %d)\n", seed, r.index, r.failed+1, len(r.steps), seed, r.index+1)
+	fmt.Fprintf(&b, "MISMATCH: seed %#x, case %d, step %d of %d (reproduce: RANDOM_CASE=%d go test -run 'TestRandomDifferential$' -v -seed %#x)\n", seed, r.index, r.failed+1, len(r.steps), r.index, seed)
 	fmt.Fprintf(&b, "%s\n", st.v.detail)
 	if st.op.Op == "" { // the schema did not compile
 		fmt.Fprintf(&b, "schema:\n%s", r.schema.YAML())
@@ -789,6 +889,24 @@ func rndFailureReport(t *testing.T, seed uint64, r rndCaseResult) string {
 	}
 	if res := scenario.Run(native.Engine{}, f); res.Passed {
 		fmt.Fprintf(&b, "note: the scenario passes on structmerge (the difference is in what the scenario format does not compare)\n")
+	}
+	return b.String()
+}
+
+// rndCaseText describes every step of a case.
+func rndCaseText(r rndCaseResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "schema:\n%s", r.schema.YAML())
+	for k, st := range r.steps {
+		if st.op.Op == "" {
+			fmt.Fprintf(&b, "%s\n", st.v.detail)
+			continue
+		}
+		fmt.Fprintf(&b, "step %d: %s by %q at %s\n  object: %s\n", k+1, st.op.Op, st.op.Manager, st.op.APIVersion, gen.FormatValue(st.op.Object))
+		fmt.Fprintf(&b, "live:\n%s", rndStateText(st.before, st.before.HasObject))
+		fmt.Fprintf(&b, "SMD:\n%s", rndResultText(st.smd))
+		fmt.Fprintf(&b, "structmerge:\n%s", rndResultText(st.sm))
+		fmt.Fprintf(&b, "verdict: %d %s %s\n", st.v.class, st.v.name, st.v.detail)
 	}
 	return b.String()
 }
@@ -867,7 +985,7 @@ func TestRandomCasesAsScenarios(t *testing.T) {
 // index.
 func TestRandomDeterministic(t *testing.T) {
 	for i := range 20 {
-		a, b := rndRunCase(7, i), rndRunCase(7, i)
+		a, b := rndRunCase(7, i, nil), rndRunCase(7, i, nil)
 		if !bytes.Equal(a.schema.YAML(), b.schema.YAML()) || len(a.steps) != len(b.steps) {
 			t.Fatalf("case %d differs between two runs", i)
 		}

@@ -319,10 +319,14 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 // an object with any value, null in place of {} and keys with an unknown
 // type letter (skipped with their values). Top-level null is the empty set.
 //
-// Numbers in k: and v: keys are decoded by value.FromJSON: integers stay
-// integers (structured-merge-diff reads them as float64, which loses
-// precision above 2^53). Input that is not valid JSON is rejected, even where
-// the reference's lenient reader would let it pass.
+// Values in k: and v: keys are decoded as value.FromJSON decodes them, with
+// two visible differences from the reference, which reads every number as a
+// float64 and keeps string bytes as they are: integers beyond ±2^53 keep
+// their exact value, and invalid UTF-8 in a string becomes U+FFFD (written
+// back as that character, where the reference writes the escape \ufffd).
+// Input that is not valid JSON (including the JSON inside k: and v: keys) is
+// rejected, even where the reference's lenient reader lets it pass; valid
+// JSON that the reference rejects is rejected too.
 //
 // Errors are *SyntaxError values naming the byte offset and the offending
 // key. Nesting deeper than MaxFieldsV1Depth is an error.

@@ -488,10 +488,44 @@ func appendEntryJSON(b []byte, e ManagedFieldsEntry) []byte {
 	str("fieldsType", e.FieldsType)
 	if e.Fields != nil || e.FieldsType != "" {
 		key("fieldsV1")
-		b = e.Fields.AppendFieldsV1(b)
+		b = appendHTMLEscaped(b, e.Fields.MarshalFieldsV1())
 	}
 	str("subresource", e.Subresource)
 	return append(b, '}')
+}
+
+// appendHTMLEscaped appends the JSON raw with <, >, &, U+2028 and U+2029
+// escaped, as encoding/json writes the output of a json.Marshaler (the
+// API server's FieldsV1 is one).
+func appendHTMLEscaped(dst, raw []byte) []byte {
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		var esc string
+		switch c := raw[i]; {
+		case c == '<':
+			esc = `\u003c`
+		case c == '>':
+			esc = `\u003e`
+		case c == '&':
+			esc = `\u0026`
+		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && (raw[i+2] == 0xA8 || raw[i+2] == 0xA9):
+			esc = `\u2028`
+			if raw[i+2] == 0xA9 {
+				esc = `\u2029`
+			}
+			dst = append(dst, raw[start:i]...)
+			dst = append(dst, esc...)
+			i += 2
+			start = i + 1
+			continue
+		default:
+			continue
+		}
+		dst = append(dst, raw[start:i]...)
+		dst = append(dst, esc...)
+		start = i + 1
+	}
+	return append(dst, raw[start:]...)
 }
 
 // UnmarshalManagedFields reads a JSON list of managedFields entries (as

@@ -103,6 +103,10 @@ func convertDefinitions(defs []definition, preserveUnknown bool, external []stri
 	for _, d := range defs {
 		c.def = d.name
 		c.path = c.path[:0]
+		if d.name == "" {
+			c.fail(ErrSyntax, "a definition has an empty name")
+			continue
+		}
 		if d.schema.Kind() != value.Map {
 			c.fail(ErrSyntax, "a definition must be an object, got "+d.schema.Kind().String())
 			continue

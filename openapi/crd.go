@@ -164,12 +164,7 @@ func (b *crdBuilder) build(root value.Value) []definition {
 		b.fail("true is not supported (apiextensions.k8s.io/v1 requires false; use x-kubernetes-preserve-unknown-fields in the schema)")
 		b.pop()
 	}
-	b.push("names")
 	names := b.obj(spec, "names")
-	if names.IsNull() {
-		b.fail("required")
-	}
-	b.pop()
 	b.push("names")
 	kindName := b.str(names, "kind", true)
 	listKind := b.str(names, "listKind", false)
@@ -209,9 +204,7 @@ func (b *crdBuilder) build(root value.Value) []definition {
 			continue
 		}
 		seen[version] = true
-		b.push("schema")
 		sch := b.obj(v, "schema")
-		b.pop()
 		var s value.Value
 		if !sch.IsNull() {
 			b.push("schema")

@@ -4,7 +4,11 @@
 //
 // There are three entry points:
 //
-//   - FromV2 converts the definitions of an OpenAPI v2 (Swagger) document;
+//   - FromV2 converts the definitions of an OpenAPI v2 (Swagger) document
+//     as the API server would; FromV2Proto converts them the way
+//     client-side tools do (kube-openapi's proto models, as
+//     managedfields.NewGVKParser), which differs in a few points listed
+//     there, unions among them;
 //   - FromV3 converts components.schemas of an OpenAPI v3 document, and
 //     FromV3Documents the union of several (Kubernetes publishes one per
 //     group-version);
@@ -48,7 +52,8 @@
 //   - io.k8s.apimachinery.pkg.api.resource.Quantity is an untyped scalar and
 //     io.k8s.apimachinery.pkg.runtime.RawExtension is UntypedAtomic's shape,
 //     whatever their schemas say;
-//   - x-kubernetes-unions are ignored, as this conversion ignores them.
+//   - x-kubernetes-unions are ignored, as this conversion ignores them
+//     (FromV2Proto keeps them).
 //
 // For a CRD, x-kubernetes-int-or-string and x-kubernetes-embedded-resource
 // act through what the API server does with them: an int-or-string schema

@@ -109,7 +109,7 @@ func TestConcurrentReaders(t *testing.T) {
 					}
 				}
 				if err == nil {
-					_, err = walkAll(UntypedAtomicSchema())
+					_, err = walkAll(builtinSchema())
 				}
 				if err != nil {
 					errs <- err
@@ -125,8 +125,8 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 }
 
-// UntypedAtomicSchema wraps the built-in types in a Schema for walkAll.
-func UntypedAtomicSchema() *Schema {
+// builtinSchema wraps the built-in types in a Schema for walkAll.
+func builtinSchema() *Schema {
 	return &Schema{
 		byName: map[string]*Type{"__untyped_atomic_": UntypedAtomic(), "__untyped_deduced_": Deduced()},
 		names:  []string{"__untyped_atomic_", "__untyped_deduced_"},

@@ -53,6 +53,7 @@ type fastParser struct {
 	// contentPos is where nextContent last stopped; while pos is still
 	// there, the line has not been consumed.
 	contentPos int
+	depth      int // nesting of collections, bounded by MaxDepth
 	failed     bool
 
 	nodes []yaml.Node  // arena
@@ -182,6 +183,21 @@ func (f *fastParser) blockNode(parent int) *yaml.Node {
 	return f.mapping(ind)
 }
 
+// maxSimpleKey keeps keys well under YAML's limit of 1024 characters for an
+// implicit key, which the YAML library enforces.
+const maxSimpleKey = 1000
+
+// enter counts one more level of nesting; leave undoes it.
+func (f *fastParser) enter() bool {
+	f.depth++
+	if f.depth > MaxDepth {
+		f.failed = true
+	}
+	return !f.failed
+}
+
+func (f *fastParser) leave() { f.depth-- }
+
 func (f *fastParser) isSeqEntry() bool {
 	if f.at(f.pos) != '-' {
 		return false
@@ -194,6 +210,10 @@ func (f *fastParser) isSeqEntry() bool {
 // indentless: it is the value of a mapping key at the same indentation, so a
 // line at that indentation that is not an entry ends it.
 func (f *fastParser) sequence(ind int, indentless bool) *yaml.Node {
+	if !f.enter() {
+		return nil
+	}
+	defer f.leave()
 	n := f.newNode()
 	*n = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.line + 1, Column: ind + 1}
 	start := len(f.stack)
@@ -292,13 +312,18 @@ func (f *fastParser) isKeyLine() bool {
 // mapping parses a block mapping whose keys start at column ind; pos is at
 // the first key.
 func (f *fastParser) mapping(ind int) *yaml.Node {
+	if !f.enter() {
+		return nil
+	}
+	defer f.leave()
 	n := f.newNode()
 	*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: f.line + 1, Column: ind + 1}
 	start := len(f.stack)
 	for {
+		keyStart := f.pos
 		key := f.scalar(true)
-		if f.failed {
-			return nil
+		if f.failed || f.pos-keyStart > maxSimpleKey {
+			return f.fail()
 		}
 		for f.at(f.pos) == ' ' {
 			f.pos++
@@ -345,6 +370,10 @@ func (f *fastParser) mapping(ind int) *yaml.Node {
 
 // flow parses a single-line flow sequence or mapping.
 func (f *fastParser) flow() *yaml.Node {
+	if !f.enter() {
+		return nil
+	}
+	defer f.leave()
 	open := f.src[f.pos]
 	n := f.newNode()
 	*n = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: f.line + 1, Column: f.col() + 1}
@@ -361,9 +390,10 @@ func (f *fastParser) flow() *yaml.Node {
 		return n
 	}
 	for {
+		itemStart := f.pos
 		item := f.flowItem()
-		if f.failed {
-			return nil
+		if f.failed || (open == '{' && f.pos-itemStart > maxSimpleKey) {
+			return f.fail()
 		}
 		f.stack = append(f.stack, item)
 		f.skipFlowSpaces()

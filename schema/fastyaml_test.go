@@ -109,6 +109,9 @@ var fastYAMLCases = []struct {
 	{"a: [a: b]\n", false},
 	{"a: x\n- b\n", false},
 	{"a: '\n", false},
+	{strings.Repeat("k", 1100) + ": v\n", false},
+	{"a: {" + strings.Repeat("k", 1100) + ": v}\n", false},
+	{"a: " + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "\n", false},
 }
 
 func TestFastYAML(t *testing.T) {

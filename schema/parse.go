@@ -31,9 +31,15 @@ func CompileYAML(data []byte) (*Schema, error) {
 //	union: {discriminator, deduceInvalidDiscriminator, fields: [{fieldName, discriminatorValue}]}
 //
 // `untyped` ({elementRelationship}) is accepted and, as in SMD, ignored. A
-// null value is the same as an absent key. Parse checks the shape of the
-// input only; names, references and relationship words are checked by
-// Compile. Every problem is reported (as an *Error), each with its line.
+// null value is the same as an absent key; a key given twice counts with its
+// last value (SMD's reader does the same, and SMD's test schemas repeat
+// keys). Boolean keys also accept the YAML 1.1 words yes/no/on/off/y/n.
+// Parse checks the shape of the input only; names, references and
+// relationship words are checked by Compile. Every problem is reported (as
+// an *Error), each with its line.
+//
+// Parse does not keep data, but the strings of the Document (and so of a
+// Schema compiled from it) may share one copy of the input's bytes.
 func Parse(data []byte) (*Document, error) {
 	// Most schema files are in a plain subset of YAML that fastYAML reads
 	// several times faster than the YAML library, into the same tree. Any
@@ -52,7 +58,8 @@ func Parse(data []byte) (*Document, error) {
 func parseWithLibrary(data []byte) (*Document, error) {
 	var root yaml.Node
 	if err := unmarshalNode(data, &root); err != nil {
-		return nil, &Error{Problems: []Problem{{Kind: ErrSyntax, Message: err.Error(), Err: err}}}
+		line, msg := yamlErrorLine(err.Error())
+		return nil, &Error{Problems: []Problem{{Kind: ErrSyntax, Line: line, Message: msg, Err: err}}}
 	}
 	p := parser{budget: 16*len(data) + 4096}
 	doc := p.document(&root)
@@ -61,6 +68,25 @@ func parseWithLibrary(data []byte) (*Document, error) {
 		return nil, &Error{Problems: p.problems}
 	}
 	return doc, nil
+}
+
+// yamlErrorLine splits the YAML library's "yaml: line N: what" messages into
+// N and "yaml: what", so that the line is in the Problem's Line like every
+// other problem's. Other messages are returned as they are, with line 0.
+func yamlErrorLine(msg string) (int, string) {
+	rest, ok := strings.CutPrefix(msg, "yaml: line ")
+	if !ok {
+		return 0, msg
+	}
+	num, what, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return 0, msg
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return 0, msg
+	}
+	return n, "yaml: " + what
 }
 
 // unmarshalNode runs the YAML decoder, turning any panic that escapes it into
@@ -221,7 +247,7 @@ func (p *parser) boolean(n *yaml.Node, what string, depth int) bool {
 	if n = p.enter(n, depth); n == nil || isNull(n) {
 		return false
 	}
-	if n.Kind == yaml.ScalarNode {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!bool" || (n.Tag == "!!str" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0)) {
 		switch n.Value {
 		case "true", "True", "TRUE", "y", "Y", "yes", "Yes", "YES", "on", "On", "ON":
 			return true

@@ -19,7 +19,7 @@ var parseErrorCases = []struct {
 	name, in, want string
 	kind           error
 }{
-	{"not yaml", "types: [\n", `schema: yaml: line 1: did not find expected node content`, ErrSyntax},
+	{"not yaml", "types: [\n", `schema: yaml: did not find expected node content (line 1)`, ErrSyntax},
 	{"types not a sequence", "types: 5", `schema: types: expected a sequence, got a number (line 1 column 8)`, ErrSyntax},
 	{"root is a sequence", "[1,2]", `schema: schema: expected a mapping, got a sequence (line 1 column 1)`, ErrSyntax},
 	{"unknown top-level key", "foo: bar", `schema: unknown key "foo" in schema (known keys: types) (line 1 column 1)`, ErrUnknownKey},
@@ -57,6 +57,8 @@ var parseErrorCases = []struct {
 		`schema: type "a": union field has no fieldName (line 3 column 28)`, ErrMissing},
 	{"unknown key in union", "types:\n- name: a\n  map: {unions: [{discriminator: d, oneOf: []}]}\n",
 		`schema: type "a": unknown key "oneOf" in union (known keys: discriminator, deduceInvalidDiscriminator, fields) (line 3 column 37)`, ErrUnknownKey},
+	{"quoted boolean", "types:\n- name: a\n  map: {unions: [{deduceInvalidDiscriminator: \"true\"}]}\n",
+		`schema: type "a": deduceInvalidDiscriminator: expected a boolean, got a string (line 3 column 47)`, ErrSyntax},
 	{"nullable not a boolean", "types:\n- name: a\n  map: {fields: [{name: x, type: {nullable: maybe}}]}\n",
 		`schema: type "a": nullable: expected a boolean, got a string (line 3 column 45)`, ErrSyntax},
 	{"empty namedType", "types:\n- name: a\n  map: {elementType: {namedType: ''}}\n",

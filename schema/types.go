@@ -188,8 +188,11 @@ func (l *List) Relationship() Relationship { return l.rel }
 func (l *List) Keys() []string { return l.keys }
 
 // KeyDefault returns the default of key field i: the `default` of the field
-// called Keys()[i] in the element type's map. ok is false when that field
-// has no default (or does not exist, or the element type has no map).
+// called Keys()[i] in the element type's map, looked up at Compile. ok is
+// false when that field has no default, does not exist, or the element type
+// has no map. (SMD, when an item omits a key, reports "associative list may
+// not have non-map types" if the element type has no map, and "invalid
+// elementType for list" if it is Unresolvable; check ElementType for those.)
 func (l *List) KeyDefault(i int) (v value.Value, ok bool) {
 	if i < 0 || i >= len(l.keyDefaults) {
 		return value.Value{}, false

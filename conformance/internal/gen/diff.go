@@ -149,8 +149,9 @@ func unionKeys(a, b map[string]any) []string {
 
 // BrokenItems returns the keyed lists of got where an item is broken
 // compared with ref, the object got was derived from by removing fields:
-// the item is null, has no key, or has a key no item of ref's list has (it
-// lost a key field, so it changed identity). Lists are compared wherever
+// the item is null, has no key, or has a key no item of ref's list has or
+// that more items have than in ref (it lost a key field, so it changed
+// identity). Lists are compared wherever
 // both objects have them, through struct fields, map entries and the items
 // the two lists share.
 func (s *Schema) BrokenItems(got, ref any) []fieldpath.Path {
@@ -195,21 +196,27 @@ func (s *Schema) brokenItems(t *Type, path fieldpath.Path, got, ref any, out *[]
 			return
 		}
 		refItems := map[string]map[string]any{}
+		refCount := map[string]int{}
 		for _, item := range rl {
 			if m, ok := item.(map[string]any); ok {
-				refItems[ItemKey(it, e.Keys, m)] = m
+				id := ItemKey(it, e.Keys, m)
+				refItems[id] = m
+				refCount[id]++
 			}
 		}
 		broken := false
+		count := map[string]int{}
 		for _, item := range gl {
 			m, ok := item.(map[string]any)
 			if !ok {
 				broken = true
 				continue
 			}
+			id := ItemKey(it, e.Keys, m)
+			count[id]++
 			pe, ok := KeyElement(it, e.Keys, m)
-			r, known := refItems[ItemKey(it, e.Keys, m)]
-			if !ok || !known {
+			r, known := refItems[id]
+			if !ok || !known || count[id] > refCount[id] {
 				broken = true
 				continue
 			}
