@@ -154,8 +154,16 @@ func rndRunCase(seed uint64, i int, c *rndCompiled) rndCaseResult {
 	state := rndStartState(r, vals, smdT, managers)
 	lastApplied := map[string]any{}
 	nOps := 2 + r.IntN(4)
+	if r.IntN(10) == 0 {
+		nOps = 6 + r.IntN(6) // a longer history
+	}
+	var prev *scenario.Operation
 	for k := range nOps {
 		op := rndOp(r, vals, state, managers, lastApplied, k == nOps-1)
+		if prev != nil && r.IntN(10) == 0 {
+			op = *prev // the same write again (an apply twice is a no-op)
+		}
+		prev = &op
 		st := rndCaseStep{before: state, op: op}
 		st.smd = rndDoSafely(smdT, state, op)
 		st.sm = rndDoSafely(smT, state, op)
@@ -294,6 +302,9 @@ func rndOp(r *rand.Rand, vals *gen.Values, st scenario.State, managers []string,
 		op.Object = nil
 	case k < 50:
 		op.Object = vals.Invalidate(root, op.Object)
+	case k < 130 && op.Op == scenario.OpUpdate:
+		// Updates may repeat items (the live object then has duplicates).
+		op.Object, _ = vals.Duplicate(root, op.Object)
 	}
 	return op
 }

@@ -320,9 +320,7 @@ func (ps *pathParser) value(depth int) (value.Value, error) {
 }
 
 func isIntToken(s string) bool {
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "-")
 	if s == "" {
 		return false
 	}

@@ -13,20 +13,20 @@ import (
 
 // testKinds maps the kinds of testdata/k8s.yaml to their type names.
 var testKinds = map[kube.GroupVersionKind]string{
-	{Version: "v1", Kind: "Pod"}:                            "io.k8s.api.core.v1.Pod",
-	{Version: "v1", Kind: "Service"}:                        "io.k8s.api.core.v1.Service",
-	{Version: "v1", Kind: "ConfigMap"}:                      "io.k8s.api.core.v1.ConfigMap",
-	{Version: "v1", Kind: "Secret"}:                         "io.k8s.api.core.v1.Secret",
-	{Version: "v1", Kind: "Namespace"}:                      "io.k8s.api.core.v1.Namespace",
-	{Version: "v1", Kind: "Node"}:                           "io.k8s.api.core.v1.Node",
-	{Version: "v1", Kind: "PersistentVolume"}:               "io.k8s.api.core.v1.PersistentVolume",
-	{Version: "v1", Kind: "PersistentVolumeClaim"}:          "io.k8s.api.core.v1.PersistentVolumeClaim",
-	{Group: "apps", Version: "v1", Kind: "Deployment"}:      "io.k8s.api.apps.v1.Deployment",
-	{Group: "apps", Version: "v1", Kind: "StatefulSet"}:     "io.k8s.api.apps.v1.StatefulSet",
-	{Group: "apps", Version: "v1", Kind: "DaemonSet"}:       "io.k8s.api.apps.v1.DaemonSet",
-	{Group: "apps", Version: "v1", Kind: "ReplicaSet"}:      "io.k8s.api.apps.v1.ReplicaSet",
-	{Group: "batch", Version: "v1", Kind: "Job"}:            "io.k8s.api.batch.v1.Job",
-	{Group: "autoscaling", Version: "v1", Kind: "Scale"}:    "io.k8s.api.autoscaling.v1.Scale",
+	{Version: "v1", Kind: "Pod"}:                         "io.k8s.api.core.v1.Pod",
+	{Version: "v1", Kind: "Service"}:                     "io.k8s.api.core.v1.Service",
+	{Version: "v1", Kind: "ConfigMap"}:                   "io.k8s.api.core.v1.ConfigMap",
+	{Version: "v1", Kind: "Secret"}:                      "io.k8s.api.core.v1.Secret",
+	{Version: "v1", Kind: "Namespace"}:                   "io.k8s.api.core.v1.Namespace",
+	{Version: "v1", Kind: "Node"}:                        "io.k8s.api.core.v1.Node",
+	{Version: "v1", Kind: "PersistentVolume"}:            "io.k8s.api.core.v1.PersistentVolume",
+	{Version: "v1", Kind: "PersistentVolumeClaim"}:       "io.k8s.api.core.v1.PersistentVolumeClaim",
+	{Group: "apps", Version: "v1", Kind: "Deployment"}:   "io.k8s.api.apps.v1.Deployment",
+	{Group: "apps", Version: "v1", Kind: "StatefulSet"}:  "io.k8s.api.apps.v1.StatefulSet",
+	{Group: "apps", Version: "v1", Kind: "DaemonSet"}:    "io.k8s.api.apps.v1.DaemonSet",
+	{Group: "apps", Version: "v1", Kind: "ReplicaSet"}:   "io.k8s.api.apps.v1.ReplicaSet",
+	{Group: "batch", Version: "v1", Kind: "Job"}:         "io.k8s.api.batch.v1.Job",
+	{Group: "autoscaling", Version: "v1", Kind: "Scale"}: "io.k8s.api.autoscaling.v1.Scale",
 }
 
 var (

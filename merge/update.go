@@ -94,7 +94,7 @@ func (u *Updater) ignore(version string, s *fieldpath.Set) *fieldpath.Set {
 }
 
 func (u *Updater) compare(old, updated typed.Value, version string) (*typed.Comparison, error) {
-	c, err := typed.Compare(old.Type(), old.Value(), updated.Value())
+	c, err := old.Compare(updated)
 	if err != nil {
 		return nil, fmt.Errorf("failed to compare objects: %w", err)
 	}
@@ -218,13 +218,12 @@ func (u *Updater) Apply(live, config typed.Value, version string, managers field
 	if err != nil {
 		return typed.Value{}, nil, err
 	}
-	mergedValue, err := typed.Merge(live.Type(), live.Value(), config.Value())
+	merged, err := live.Merge(config)
 	if err != nil {
 		return typed.Value{}, nil, fmt.Errorf("failed to merge config: %w", err)
 	}
-	merged := typed.NewUnvalidated(live.Type(), mergedValue)
 	last, hadLast := managers[manager]
-	set, err := typed.FieldSet(config.Type(), config.Value())
+	set, err := config.FieldSet()
 	if err != nil {
 		return typed.Value{}, nil, fmt.Errorf("failed to get field set: %w", err)
 	}
@@ -279,7 +278,7 @@ func (u *Updater) prune(merged typed.Value, managers fieldpath.Managers, manager
 		return typed.Value{}, fmt.Errorf("failed to convert merged object to last applied version: %w", err)
 	}
 	t := at.Type()
-	pruned := typed.NewUnvalidated(t, typed.RemoveItems(t, at.Value(), typed.EnsureNamedFieldsAreMembers(t, last.Set)))
+	pruned := at.RemoveItems(typed.EnsureNamedFieldsAreMembers(t, last.Set))
 	if pruned, err = u.addBackOwned(at, pruned, last.APIVersion, managers); err != nil {
 		return typed.Value{}, fmt.Errorf("failed add back owned items: %w", err)
 	}
@@ -327,17 +326,17 @@ func (u *Updater) addBackOwnedAt(merged, pruned typed.Value, version string, own
 		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to convert pruned object at version %v: %w", version, err)
 	}
 	t := m.Type()
-	mergedSet, err := typed.FieldSet(t, m.Value())
+	mergedSet, err := m.FieldSet()
 	if err != nil {
 		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to create field set from merged object at version %v: %w", version, err)
 	}
-	prunedSet, err := typed.FieldSet(p.Type(), p.Value())
+	prunedSet, err := p.FieldSet()
 	if err != nil {
 		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to create field set from pruned object at version %v: %w", version, err)
 	}
 	keep := typed.EnsureNamedFieldsAreMembers(t, prunedSet).Union(typed.EnsureNamedFieldsAreMembers(t, owned))
 	drop := typed.EnsureNamedFieldsAreMembers(t, mergedSet).Difference(keep)
-	return m, typed.NewUnvalidated(t, typed.RemoveItems(t, m.Value(), drop)), nil
+	return m, m.RemoveItems(drop), nil
 }
 
 // addBackDangling puts back what merged has that neither the pruning nor
@@ -351,16 +350,16 @@ func (u *Updater) addBackDangling(merged, pruned typed.Value, last fieldpath.Ver
 		return typed.Value{}, fmt.Errorf("failed to convert pruned object to last applied version: %w", err)
 	}
 	t := merged.Type()
-	prunedSet, err := typed.FieldSet(p.Type(), p.Value())
+	prunedSet, err := p.FieldSet()
 	if err != nil {
 		return typed.Value{}, fmt.Errorf("failed to create field set from pruned object in last applied version: %w", err)
 	}
-	mergedSet, err := typed.FieldSet(t, merged.Value())
+	mergedSet, err := merged.FieldSet()
 	if err != nil {
 		return typed.Value{}, fmt.Errorf("failed to create field set from merged object in last applied version: %w", err)
 	}
 	drop := typed.EnsureNamedFieldsAreMembers(t, mergedSet).
 		Difference(typed.EnsureNamedFieldsAreMembers(t, prunedSet)).
 		Intersection(typed.EnsureNamedFieldsAreMembers(t, last.Set))
-	return typed.NewUnvalidated(t, typed.RemoveItems(t, merged.Value(), drop)), nil
+	return merged.RemoveItems(drop), nil
 }

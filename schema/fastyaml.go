@@ -183,8 +183,9 @@ func (f *fastParser) blockNode(parent int) *yaml.Node {
 	return f.mapping(ind)
 }
 
-// maxSimpleKey keeps keys well under YAML's limit of 1024 characters for an
-// implicit key, which the YAML library enforces.
+// maxSimpleKey keeps keys (from their first character to the ':') well under
+// YAML's limit of 1024 characters for an implicit key, which the YAML library
+// enforces.
 const maxSimpleKey = 1000
 
 // enter counts one more level of nesting; leave undoes it.
@@ -322,13 +323,13 @@ func (f *fastParser) mapping(ind int) *yaml.Node {
 	for {
 		keyStart := f.pos
 		key := f.scalar(true)
-		if f.failed || f.pos-keyStart > maxSimpleKey {
-			return f.fail()
+		if f.failed {
+			return nil
 		}
 		for f.at(f.pos) == ' ' {
 			f.pos++
 		}
-		if f.at(f.pos) != ':' {
+		if f.at(f.pos) != ':' || f.pos-keyStart > maxSimpleKey {
 			return f.fail()
 		}
 		f.pos++
@@ -392,13 +393,13 @@ func (f *fastParser) flow() *yaml.Node {
 	for {
 		itemStart := f.pos
 		item := f.flowItem()
-		if f.failed || (open == '{' && f.pos-itemStart > maxSimpleKey) {
-			return f.fail()
+		if f.failed {
+			return nil
 		}
 		f.stack = append(f.stack, item)
 		f.skipFlowSpaces()
 		if open == '{' {
-			if f.at(f.pos) != ':' {
+			if f.at(f.pos) != ':' || f.pos-itemStart > maxSimpleKey {
 				return f.fail()
 			}
 			f.pos++

@@ -111,6 +111,8 @@ var fastYAMLCases = []struct {
 	{"a: '\n", false},
 	{strings.Repeat("k", 1100) + ": v\n", false},
 	{"a: {" + strings.Repeat("k", 1100) + ": v}\n", false},
+	{"a" + strings.Repeat(" ", 1100) + ": v\n", false},
+	{"a: {k" + strings.Repeat(" ", 1100) + ": v}\n", false},
 	{"a: " + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "\n", false},
 }
 

@@ -52,6 +52,10 @@ func (c *Comparison) ExcludeFields(fields *fieldpath.Set) *Comparison {
 // does not fit t where the comparison needs it is an error (Errors).
 func Compare(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
 	w := comparer{}
+	return w.run(t, lhs, rhs)
+}
+
+func (w *comparer) run(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
 	w.walk(t, &lhs, &rhs)
 	if err := w.errs.result(); err != nil {
 		return nil, err
@@ -63,6 +67,9 @@ type comparer struct {
 	added, modified, removed fieldpath.Builder
 	path                     fieldpath.Path
 	errs                     errorList
+	// skipShared says both sides are known to be valid: a subtree the two
+	// share (value.Same) has no changes and no problems, and is skipped.
+	skipShared bool
 }
 
 func (w *comparer) insert(b *fieldpath.Builder) {
@@ -73,6 +80,9 @@ func (w *comparer) insert(b *fieldpath.Builder) {
 
 // walk compares lhs and rhs (nil when absent) at w.path.
 func (w *comparer) walk(t *schema.Type, lhs, rhs *value.Value) {
+	if w.skipShared && lhs != nil && rhs != nil && value.Same(*lhs, *rhs) {
+		return
+	}
 	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
 	var inLeaf bool
 	switch {

@@ -14,6 +14,19 @@ import (
 // key; the live value's may (the repeated items are merged as one).
 func Merge(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
 	w := merger{}
+	return w.run(t, lhs, rhs)
+}
+
+type merger struct {
+	path fieldpath.Path
+	errs errorList
+	// lhsValid and rhsValid say that a side is known to be valid (the live
+	// side possibly with repeated keys): a subtree present on one side only
+	// is then the result as it is, with no walk.
+	lhsValid, rhsValid bool
+}
+
+func (w *merger) run(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
 	out, _ := w.walk(t, &lhs, &rhs)
 	if err := w.errs.result(); err != nil {
 		return value.Value{}, err
@@ -21,14 +34,15 @@ func Merge(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
 	return out, nil
 }
 
-type merger struct {
-	path fieldpath.Path
-	errs errorList
-}
-
 // walk merges rhs into lhs (either nil when absent) and returns the result;
 // ok is false when there is none.
 func (w *merger) walk(t *schema.Type, lhs, rhs *value.Value) (out value.Value, ok bool) {
+	switch {
+	case rhs == nil && lhs != nil && w.lhsValid:
+		return *lhs, true
+	case lhs == nil && rhs != nil && w.rhsValid:
+		return *rhs, true
+	}
 	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
 	switch {
 	case rhs == nil:

@@ -26,6 +26,10 @@ func Validate(t *schema.Type, v value.Value, opts ...ValidateOption) error {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	return validate(t, v, o)
+}
+
+func validate(t *schema.Type, v value.Value, o validateOptions) error {
 	w := validator{opts: o}
 	w.walk(t, v)
 	return w.errs.result()

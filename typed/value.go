@@ -1,23 +1,45 @@
 package typed
 
 import (
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
-// Value is a value together with the schema type that describes it.
-// Immutable; safe for concurrent use.
+// Value is a value together with the schema type that describes it, and
+// what is known of its validity. Immutable; safe for concurrent use.
 type Value struct {
-	typ *schema.Type
-	val value.Value
+	typ     *schema.Type
+	val     value.Value
+	checked validity
 }
+
+// validity records what a Value is known to satisfy, so that operations can
+// skip checks the reference engine would make again on every walk.
+type validity uint8
+
+const (
+	unchecked validity = iota
+	// validWithDuplicates: fits the type; associative lists may repeat keys.
+	validWithDuplicates
+	// valid: fits the type with no repeated keys.
+	valid
+)
 
 // New validates v against t and returns them as a typed Value.
 func New(t *schema.Type, v value.Value, opts ...ValidateOption) (Value, error) {
-	if err := Validate(t, v, opts...); err != nil {
+	var o validateOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := validate(t, v, o); err != nil {
 		return Value{}, err
 	}
-	return Value{typ: t, val: v}, nil
+	c := valid
+	if o.allowDuplicates {
+		c = validWithDuplicates
+	}
+	return Value{typ: t, val: v, checked: c}, nil
 }
 
 // NewUnvalidated pairs v with t without checking that v fits t.
@@ -28,3 +50,47 @@ func (tv Value) Type() *schema.Type { return tv.typ }
 
 // Value returns the value.
 func (tv Value) Value() value.Value { return tv.val }
+
+// derived is the validity of a value computed from inputs of the given
+// validity: operations on valid values give values that are valid except
+// that live lists may repeat keys.
+func derived(inputs ...validity) validity {
+	for _, c := range inputs {
+		if c == unchecked {
+			return unchecked
+		}
+	}
+	return validWithDuplicates
+}
+
+// Merge merges config into tv (see the function Merge). Parts of either
+// side that the other does not touch are shared with the result, not
+// walked again, when both were validated by New.
+func (tv Value) Merge(config Value) (Value, error) {
+	same := tv.typ == config.typ
+	w := merger{lhsValid: tv.checked >= validWithDuplicates, rhsValid: same && config.checked == valid}
+	out, err := w.run(tv.typ, tv.val, config.val)
+	if err != nil {
+		return Value{}, err
+	}
+	c := unchecked
+	if same {
+		c = derived(tv.checked, config.checked)
+	}
+	return Value{typ: tv.typ, val: out, checked: c}, nil
+}
+
+// Compare returns what changed from tv to rhs (see the function Compare).
+// Subtrees the two share are skipped when both were validated.
+func (tv Value) Compare(rhs Value) (*Comparison, error) {
+	w := comparer{skipShared: tv.typ == rhs.typ && tv.checked >= validWithDuplicates && rhs.checked >= validWithDuplicates}
+	return w.run(tv.typ, tv.val, rhs.val)
+}
+
+// FieldSet returns the fields tv sets (see the function FieldSet).
+func (tv Value) FieldSet() (*fieldpath.Set, error) { return FieldSet(tv.typ, tv.val) }
+
+// RemoveItems returns tv without the fields in set (see the function RemoveItems).
+func (tv Value) RemoveItems(set *fieldpath.Set) Value {
+	return Value{typ: tv.typ, val: RemoveItems(tv.typ, tv.val, set), checked: derived(tv.checked)}
+}

@@ -274,9 +274,20 @@ func (v Value) fieldIndex(name string) (int, bool) {
 	return 0, false
 }
 
+// Same reports whether a and b are the same node: the same scalar, or
+// lists, maps or strings sharing one backing array. Same values are Equal;
+// operations that share unchanged subtrees with their inputs use it to skip
+// work. It costs no more than comparing three words.
+func Same(a, b Value) bool {
+	return a.kind == b.kind && a.n == b.n && a.p == b.p
+}
+
 // Equal reports whether a and b are the same value: numbers are equal by
 // value (1 equals 1.0), maps regardless of key order, lists item by item.
 func Equal(a, b Value) bool {
+	if Same(a, b) {
+		return true
+	}
 	if a.kind == Float || b.kind == Float {
 		if !a.IsNumber() || !b.IsNumber() {
 			return false

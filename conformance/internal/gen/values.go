@@ -15,10 +15,14 @@ type Values struct {
 	MaxDepth int
 }
 
-// Small alphabets, so that items, keys and managers collide.
+// Small alphabets, so that items, keys and managers collide; and a few
+// odd values, drawn rarely, that exercise escaping and number formatting.
 var (
 	stringPool = []any{"x", "y", "z"}
+	oddStrings = []any{"", "a b", "q\"uote", "back\\slash", "<a&b>", "é", "line\nbreak", "k:{}", "."}
+	oddNumbers = []any{int64(-1), int64(1) << 53, int64(-1) << 62, 1e21, -0.25, 1e-7}
 	mapKeys    = []string{"k1", "k2", "k3"}
+	oddKeys    = []string{"", "a.b", "f:x", "q\"k"}
 	extraNames = []string{"u1", "u2"}
 )
 
@@ -74,6 +78,9 @@ func (g *Values) Value(t *Type, depth int) (any, bool) {
 
 func (g *Values) pickKeys() []string {
 	keys := slices.Clone(mapKeys)
+	if g.chance(0.02) {
+		keys[0] = oddKeys[g.R.IntN(len(oddKeys))]
+	}
 	g.R.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 	return keys[:g.R.IntN(len(keys)+1)]
 }
@@ -81,19 +88,21 @@ func (g *Values) pickKeys() []string {
 func (g *Values) scalar(kind string) any {
 	switch kind {
 	case "numeric":
-		switch k := g.R.IntN(20); {
-		case k == 0:
+		switch k := g.R.IntN(50); {
+		case k < 2:
 			return 0.5
-		case k == 1:
+		case k < 5:
 			return 2.0
+		case k == 5:
+			return oddNumbers[g.R.IntN(len(oddNumbers))]
 		default:
 			return int64(g.R.IntN(4))
 		}
 	case "boolean":
 		return g.chance(0.5)
 	case "string":
-		if g.chance(0.05) {
-			return ""
+		if g.chance(0.04) {
+			return oddStrings[g.R.IntN(len(oddStrings))]
 		}
 		return stringPool[g.R.IntN(len(stringPool))]
 	}
@@ -110,7 +119,16 @@ func (g *Values) scalar(kind string) any {
 // keyValue returns a value for a key field.
 func (g *Values) keyValue(kind string) any {
 	if kind == "numeric" {
+		switch k := g.R.IntN(40); {
+		case k == 0:
+			return 2.0 // equal to the integer 2
+		case k == 1:
+			return 1.5
+		}
 		return int64(1 + g.R.IntN(3))
+	}
+	if g.chance(0.02) {
+		return oddStrings[g.R.IntN(len(oddStrings))]
 	}
 	return stringPool[g.R.IntN(len(stringPool))]
 }
@@ -558,6 +576,75 @@ func (g *Values) breakValue(e *Type, v any) any {
 			return append(out, map[string]any{"k1": "x"})
 		}
 		return append(out, map[string]any{}) // an item without its keys
+	}
+	return v
+}
+
+// Duplicate returns v, a value of type t, with an item of one of its
+// associative lists (a keyed list or a set) repeated, as an update may
+// write it; ok is false when v has no non-empty associative list.
+func (g *Values) Duplicate(t *Type, v any) (out any, ok bool) {
+	n := 0
+	g.walkDuplicate(t, v, &n, -1)
+	if n == 0 {
+		return v, false
+	}
+	target := g.R.IntN(n)
+	n = 0
+	return g.walkDuplicate(t, v, &n, target), true
+}
+
+// walkDuplicate counts the non-empty associative lists (target < 0) or
+// returns v with an item of list number target repeated.
+func (g *Values) walkDuplicate(t *Type, v any, n *int, target int) any {
+	e := g.S.Resolve(t)
+	if e == nil || e.Kind == KindUntyped || e.Atomic {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if e.Kind != KindStruct && e.Kind != KindMap {
+			return v
+		}
+		out := make(map[string]any, len(x))
+		for _, k := range SortedKeys(x) {
+			ft := e.Elem
+			if e.Kind == KindStruct {
+				ft, _ = e.FieldType(k)
+			}
+			out[k] = x[k]
+			if ft != nil {
+				out[k] = g.walkDuplicate(ft, x[k], n, target)
+			}
+		}
+		return out
+	case []any:
+		if e.Kind != KindList {
+			return v
+		}
+		out := make([]any, 0, len(x)+1)
+		for _, item := range x {
+			out = append(out, g.walkDuplicate(e.Elem, item, n, target))
+		}
+		if len(x) > 0 {
+			if *n == target {
+				i := g.R.IntN(len(out))
+				dup := out[i]
+				if m, ok := dup.(map[string]any); ok && len(e.Keys) > 0 && g.chance(0.5) {
+					// The same key with other fields.
+					c := make(map[string]any, len(m))
+					for _, k := range e.Keys {
+						if kv, ok := m[k]; ok {
+							c[k] = kv
+						}
+					}
+					dup = c
+				}
+				out = slices.Insert(out, g.R.IntN(len(out)+1), dup)
+			}
+			*n++
+		}
+		return out
 	}
 	return v
 }

@@ -1,0 +1,72 @@
+// Package kube does to whole Kubernetes objects what the Kubernetes 1.37
+// API server's field manager (k8s.io/apimachinery/pkg/util/managedfields)
+// does: it merges server-side apply requests, records ownership in
+// metadata.managedFields, and refuses conflicting applies with the API
+// server's own error text. It works offline, on the objects and the schema
+// it is given.
+//
+// A FieldManager is built from a TypeResolver, which maps each apiVersion
+// and kind to its schema type (NewSchemaResolver makes one from a compiled
+// schema and a table of kinds). Its two operations take and return whole
+// objects as value trees:
+//
+//	m, _ := kube.NewFieldManager(resolver)
+//	obj, err := m.Apply(live, manifest, "kubectl")            // server-side apply
+//	obj, err = m.Update(obj, edited, "my-controller")          // create, update, patch
+//	obj, err = m.Update(obj, scale, "hpa", kube.Subresource("scale"))
+//
+// A null live object stands for one that does not exist yet.
+//
+// # What the field manager does
+//
+//   - Entries: one managedFields entry per manager identity, which is the
+//     manager name, the operation (Apply or Update), the subresource and,
+//     for Update only, the apiVersion written (ManagedFieldsEntry.
+//     ManagerIdentity). Entries are written in the API server's order
+//     (Apply first, then by time, manager, apiVersion, subresource) and
+//     byte form (MarshalManagedFields); a request without a manager name
+//     is "unknown".
+//   - Nobody owns apiVersion, kind, metadata itself and the metadata the
+//     server sets (name, namespace, uid, resourceVersion, generation,
+//     creationTimestamp, selfLink, managedFields), nor the fields the
+//     kind's registry resets on the subresource written (the status on the
+//     main resource, the spec on the status subresource:
+//     RegistryResetFields, or WithResetFields).
+//   - Time: an entry's time is stamped from the clock (WithClock) when its
+//     write changed the object; an apply that changes nothing leaves the
+//     object and every time alone.
+//   - Update entries beyond DefaultMaxUpdateManagers are merged, oldest
+//     first, into one "ancient-changes" entry per API version.
+//   - An object that exists without managedFields is not tracked by
+//     updates; its first apply gives the fields it has to a
+//     "before-first-apply" entry. An update may carry managedFields, which
+//     replace the live ones (an empty list clears them); an apply may not.
+//   - kubectl moving from client-side to server-side apply: an apply by
+//     "kubectl" that conflicts only on fields its
+//     kubectl.kubernetes.io/last-applied-configuration annotation set to
+//     their live values is forced, and the annotation, when present, is
+//     rewritten from the applied configuration.
+//   - The scale subresource: the request is an autoscaling/v1 Scale; the
+//     owners of the object's replicas (RegistryReplicasPaths, or
+//     WithReplicasPaths) are translated to the Scale and back, as the API
+//     server's scale handler does it.
+//   - Errors: conflicts are a *ConflictError whose message is the API
+//     server's and whose Conflicts say who owns what, with the live and
+//     the desired value; a malformed request is a *BadRequestError;
+//     managedFields that cannot be decoded fail an apply and are dropped
+//     by an update.
+//
+// The reference behaviour, quirks included (for example entries written
+// by the scale subresource have no time), is checked by running the
+// Kubernetes scenarios of testdata/scenarios/kubernetes on apimachinery's
+// field manager in the conformance module. What the API server's storage
+// does after the field manager (keeping the live values of the reset
+// fields) is ResetValues.
+//
+// # Concurrency
+//
+// A FieldManager is immutable after NewFieldManager; safe for concurrent
+// use, provided its TypeResolver and clock are. Apply and Update never
+// modify their arguments; the objects they return may share subtrees with
+// them. The package has no mutable package-level state.
+package kube
