@@ -676,3 +676,27 @@ func TestOpenAPICRDMatchesAPIServer(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkOpenAPIFromV3 converts the Kubernetes v3 documents: openapi
+// (decode and convert) against kube-openapi (decode into spec3 and
+// schemaconv.ToSchemaFromOpenAPI).
+func BenchmarkOpenAPIFromV3(b *testing.B) {
+	_, docs := oaV3Files(b)
+	b.Run("openapi", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := openapi.FromV3Documents(docs...); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("schemaconv", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			models, _ := oaV3Models(b, docs)
+			if _, err := schemaconv.ToSchemaFromOpenAPI(models, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -150,8 +150,9 @@ func TestElementEqualNumbers(t *testing.T) {
 	if !ka.Equal(kb) || ka.Compare(kb) != 0 {
 		t.Errorf("keys with 1 and 1.0 differ")
 	}
-	if MemberValue(value.NewFloat(math.NaN())).Equal(MemberValue(value.NewFloat(math.NaN()))) {
-		t.Errorf("NaN equals NaN")
+	nan := value.NewFloat(math.NaN())
+	if got, want := MemberValue(nan).Equal(MemberValue(nan)), value.Equal(nan, nan); got != want {
+		t.Errorf("member values: NaN Equal NaN = %v, value.Equal says %v", got, want)
 	}
 }
 

@@ -481,13 +481,13 @@ func plainStart(src string, i int) bool {
 	case '\n', ' ', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		return false
 	case '-', '?', ':':
+		// Indicators unless followed by a "safe" character; be strict, as
+		// the rules differ between block and flow context.
 		if i+1 >= len(src) {
 			return false
 		}
-		switch src[i+1] {
-		case ' ', '\n', ',', '[', ']', '{', '}':
-			return false
-		}
+		c := src[i+1]
+		return c == '.' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
 	}
 	return true
 }
