@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/structmerge/structmerge/conformance/kubeengine"
 	"github.com/structmerge/structmerge/internal/scenario"
-	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -126,6 +125,24 @@ spec:
   - metadata: {name: data}
     spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}
 `}
+
+// widgetManifest is a custom resource of testdata's Widget CRD.
+const widgetManifest = `
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: default, labels: {app: w}}
+spec:
+  replicas: 2
+  size: large
+  ports:
+  - {name: http, port: 80}
+  - {name: http, protocol: UDP, port: 8080}
+  tags: [blue, green]
+  selector: {app: w}
+  config:
+    logging: {level: debug}
+    features: [a, b]
+`
 
 var randomManagers = []string{"kubectl", "helm", "controller", "autoscaler", "operator", ""}
 
@@ -337,7 +354,7 @@ func withoutManagedFields(obj map[string]any) map[string]any {
 func (g *kubeGen) op(manifest, live map[string]any) scenario.KubernetesOperation {
 	op := scenario.KubernetesOperation{Manager: randomManagers[g.r.IntN(len(randomManagers))]}
 	kind, _ := manifest["kind"].(string)
-	scalable := kind == "Deployment" || kind == "StatefulSet"
+	scalable := kind == "Deployment" || kind == "StatefulSet" || kind == "Widget"
 	statusful := kind != "ConfigMap"
 	switch k := g.r.IntN(10); {
 	case live != nil && scalable && k == 0:
@@ -386,26 +403,38 @@ func TestKubernetesRandomDifferential(t *testing.T) {
 	if testing.Short() {
 		cases /= 10
 	}
-	ref, err := kubeengine.Engine{}.CompileKubernetes(nil)
+	crd, err := os.ReadFile(filepath.Join(scenarioRoot, "kubernetes", "crds", "widget.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ours, err := native.Engine{}.CompileKubernetes(nil)
+	t.Logf("seed %#x, %d cases (rerun with -kube-seed %#x)", seed, cases, seed)
+	// Nine cases in ten on built-in kinds, one on a custom resource.
+	runRandomKube(t, seed, 0, cases-cases/10, nil, randomManifests)
+	runRandomKube(t, seed, cases-cases/10, cases, []scenario.Source{{File: "widget.yaml", Text: crd}}, []string{widgetManifest})
+}
+
+// runRandomKube runs cases [from, to) on the manifests.
+func runRandomKube(t *testing.T, seed uint64, from, to int, crds []scenario.Source, texts []string) {
+	t.Helper()
+	ref, err := refKube.CompileKubernetes(crds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	manifests := make([]map[string]any, len(randomManifests))
-	for i, s := range randomManifests {
+	ours, err := oursKube.CompileKubernetes(crds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifests := make([]map[string]any, len(texts))
+	for i, s := range texts {
 		v, err := value.FromYAML([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}
 		manifests[i] = v.Unstructured().(map[string]any)
 	}
-	t.Logf("seed %#x, %d cases (rerun with -kube-seed %#x)", seed, cases, seed)
 	var ops, failedSteps, conflictsSeen int
 	errorsSeen := map[string]int{}
-	for c := 0; c < cases; c++ {
+	for c := from; c < to; c++ {
 		g := &kubeGen{r: rand.New(rand.NewPCG(seed, uint64(c)))}
 		manifest := manifests[g.r.IntN(len(manifests))]
 		state := scenario.State{}
@@ -443,7 +472,7 @@ func TestKubernetesRandomDifferential(t *testing.T) {
 			state = want
 		}
 	}
-	t.Logf("%d writes, %d failed (%d with conflicts)", ops, failedSteps, conflictsSeen)
+	t.Logf("cases %d to %d: %d writes, %d failed (%d with conflicts)", from, to, ops, failedSteps, conflictsSeen)
 	for _, msg := range sortedKeys(anyMap(errorsSeen)) {
 		t.Logf("%5d errors like %q", errorsSeen[msg], msg)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/structmerge/structmerge/conformance/kubeengine"
@@ -57,7 +59,7 @@ func TestKubernetesScenariosOnAPIServer(t *testing.T) {
 			if f.Description == "" {
 				t.Errorf("%s has no description", f.Path)
 			}
-			r := scenario.Run(kubeengine.Engine{}, f)
+			r := scenario.Run(refKube, f)
 			reason, deviation := kubeDeviations[name]
 			switch {
 			case deviation && r.Passed:
@@ -82,7 +84,7 @@ func TestKubernetesScenariosOnStructmerge(t *testing.T) {
 	for _, f := range kubernetesScenarios(t) {
 		t.Run(relName(t, f.Path), func(t *testing.T) {
 			t.Parallel()
-			if r := scenario.Run(native.Engine{}, f); !r.Passed {
+			if r := scenario.Run(oursKube, f); !r.Passed {
 				t.Errorf("\n%s", r)
 			}
 		})
@@ -97,11 +99,11 @@ func TestKubernetesScenariosStepByStep(t *testing.T) {
 	for _, f := range kubernetesScenarios(t) {
 		t.Run(relName(t, f.Path), func(t *testing.T) {
 			t.Parallel()
-			ref, err := kubeengine.Engine{}.CompileKubernetes(f.CRDs)
+			ref, err := refKube.CompileKubernetes(f.CRDs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ours, err := native.Engine{}.CompileKubernetes(f.CRDs)
+			ours, err := oursKube.CompileKubernetes(f.CRDs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,13 +182,13 @@ func TestManagedFieldsBytesOfAPIServer(t *testing.T) {
 		{Op: scenario.OpUpdate, Manager: "ünïcødé", Object: map[string]any{
 			"apiVersion": "v1", "kind": "Pod",
 			"metadata": map[string]any{"name": "p"},
-			"spec": map[string]any{"containers": []any{map[string]any{"name": "a<b>", "ports": []any{map[string]any{"containerPort": int64(80), "protocol": "<UDP>"}}}}},
+			"spec":     map[string]any{"containers": []any{map[string]any{"name": "a<b>", "ports": []any{map[string]any{"containerPort": int64(80), "protocol": "<UDP>"}}}}},
 		}},
 	}}
 	files = append(files, extra)
 	checked := 0
 	for _, f := range files {
-		ref, err := kubeengine.Engine{}.CompileKubernetes(f.CRDs)
+		ref, err := refKube.CompileKubernetes(f.CRDs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,6 +200,9 @@ func TestManagedFieldsBytesOfAPIServer(t *testing.T) {
 			}
 			out, err := ref.Do(state, op)
 			if err != nil {
+				if f == extra {
+					t.Fatalf("escapes step %d: %v", i+1, err)
+				}
 				continue
 			}
 			state = out
@@ -238,3 +243,38 @@ func TestManagedFieldsBytesOfAPIServer(t *testing.T) {
 	}
 	t.Logf("%d managedFields lists checked", checked)
 }
+
+// cachedKube compiles the Kubernetes schema once per set of CRD files and
+// engine (both engines' compiled forms are safe for concurrent use).
+type cachedKube struct {
+	scenario.KubernetesEngine
+	mu    *sync.Mutex
+	cache map[string]scenario.KubernetesTyped
+}
+
+func newCachedKube(e scenario.KubernetesEngine) cachedKube {
+	return cachedKube{KubernetesEngine: e, mu: &sync.Mutex{}, cache: map[string]scenario.KubernetesTyped{}}
+}
+
+func (c cachedKube) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
+	var key strings.Builder
+	for _, s := range crds {
+		key.WriteString(s.File + "\x00" + string(s.Text) + "\x00")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.cache[key.String()]; ok {
+		return t, nil
+	}
+	t, err := c.KubernetesEngine.CompileKubernetes(crds)
+	if err != nil {
+		return nil, err
+	}
+	c.cache[key.String()] = t
+	return t, nil
+}
+
+var (
+	refKube  = newCachedKube(kubeengine.Engine{})
+	oursKube = newCachedKube(native.Engine{})
+)

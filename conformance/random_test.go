@@ -514,15 +514,34 @@ func rndJudge(s *gen.Schema, st rndCaseStep) rndVerdict {
 }
 
 func rndCompareResults(s *gen.Schema, st rndCaseStep) rndVerdict {
+	// stripped tells whether SMD's pruning stripped the key of an item that
+	// stays and every given path is in such a list: SMD's later steps then
+	// work on an item that changed identity, and may conflict, prune or
+	// keep differently there.
+	var broken []string
+	brokenDone := false
+	stripped := func(paths []string) bool {
+		if s == nil || len(paths) == 0 {
+			return false
+		}
+		if !brokenDone {
+			broken, brokenDone = rndSMDBrokenItems(s, st), true
+		}
+		return len(broken) > 0 && !slices.ContainsFunc(paths, func(p string) bool { return !rndUnderStr(p, broken) })
+	}
+	const strippedName = "SMD's pruning strips the key of an item that stays, and acts on the wrong item"
 	smdErr, smErr := st.smd.err, st.sm.err
+	var a, b *scenario.ConflictsError
+	ac, bc := errors.As(smdErr, &a), errors.As(smErr, &b)
 	switch {
 	case smdErr != nil && smErr != nil:
-		var a, b *scenario.ConflictsError
-		ac, bc := errors.As(smdErr, &a), errors.As(smErr, &b)
 		switch {
 		case ac && bc:
 			x, y := rndConflictSet(a.Conflicts), rndConflictSet(b.Conflicts)
 			if !slices.Equal(x, y) {
+				if stripped(rndConflictPaths(rndSymmetricDifference(a.Conflicts, b.Conflicts))) {
+					return rndVerdict{class: rndOutcomeDeviation, name: strippedName}
+				}
 				return rndMismatch("different conflicts:\n  SMD:         %s\n  structmerge: %s", strings.Join(x, "; "), strings.Join(y, "; "))
 			}
 			if a.Message != b.Message {
@@ -540,46 +559,85 @@ func rndCompareResults(s *gen.Schema, st rndCaseStep) rndVerdict {
 		if rndSmdRejectsItsPrunedItem(st) {
 			return rndVerdict{class: rndOutcomeDeviation, name: "SMD rejects an item its own pruning broke"}
 		}
+		if ac && stripped(rndConflictPaths(a.Conflicts)) {
+			return rndVerdict{class: rndOutcomeDeviation, name: strippedName}
+		}
 		return rndMismatch("SMD fails, structmerge succeeds:\n  SMD: %v", smdErr)
 	case smErr != nil:
+		if bc && stripped(rndConflictPaths(b.Conflicts)) {
+			return rndVerdict{class: rndOutcomeDeviation, name: strippedName}
+		}
 		return rndMismatch("structmerge fails, SMD succeeds:\n  structmerge: %v", smErr)
 	}
-	a, errA := value.FromUnstructured(st.smd.out.Object)
-	b, errB := value.FromUnstructured(st.sm.out.Object)
+	av, errA := value.FromUnstructured(st.smd.out.Object)
+	bv, errB := value.FromUnstructured(st.sm.out.Object)
 	if errA != nil || errB != nil {
 		return rndMismatch("results are not values: SMD %v, structmerge %v", errA, errB)
 	}
-	objectsEqual := value.Equal(a, b) && st.smd.out.HasObject == st.sm.out.HasObject
+	objectsEqual := value.Equal(av, bv) && st.smd.out.HasObject == st.sm.out.HasObject
 	mgrDiff := rndManagerDifferences(st.smd.out.Managers, st.sm.out.Managers)
 	if objectsEqual && len(mgrDiff.lines) == 0 {
 		return rndVerdict{class: rndOutcomeSame, name: "success"}
 	}
-	if !objectsEqual {
-		diffs := s.Diff(st.smd.out.Object, st.sm.out.Object)
-		explained := len(diffs) > 0
-		var lists []fieldpath.Path
-		for _, d := range diffs {
-			if !rndKeyedItemSymptom(s, d, st) {
-				explained = false
-				break
-			}
-			lists = append(lists, d.Path)
+	if objectsEqual {
+		if !mgrDiff.other && stripped(mgrDiff.pathStrings()) {
+			return rndVerdict{class: rndOutcomeDeviation, name: strippedName}
 		}
-		if explained && mgrDiff.within(lists) {
-			return rndVerdict{class: rndOutcomeDeviation, name: "SMD prunes a keyed item to null or strips its key"}
-		}
-		if broken := rndSMDBrokenItems(s, st); len(broken) > 0 && len(diffs) > 0 && mgrDiff.withinStrings(broken) &&
-			!slices.ContainsFunc(diffs, func(d gen.Difference) bool { return !rndUnderString(d.Path, broken) }) {
-			return rndVerdict{class: rndOutcomeDeviation, name: "SMD loses fields of a keyed item its pruning stripped of its key"}
-		}
-		var lines []string
-		for _, d := range diffs {
-			lines = append(lines, fmt.Sprintf("%s: SMD %s, structmerge %s", rndPathString(d.Path), rndPresent(d.A, d.HasA), rndPresent(d.B, d.HasB)))
-		}
-		lines = append(lines, mgrDiff.lines...)
-		return rndMismatch("results differ:\n  %s", strings.Join(lines, "\n  "))
+		return rndMismatch("same object, different managers:\n  %s", strings.Join(mgrDiff.lines, "\n  "))
 	}
-	return rndMismatch("same object, different managers:\n  %s", strings.Join(mgrDiff.lines, "\n  "))
+	if s == nil {
+		return rndMismatch("results differ:\n  object: SMD %s\n  structmerge %s\n  %s", gen.FormatValue(st.smd.out.Object), gen.FormatValue(st.sm.out.Object), strings.Join(mgrDiff.lines, "\n  "))
+	}
+	diffs := s.Diff(st.smd.out.Object, st.sm.out.Object)
+	explained := len(diffs) > 0
+	var lists []fieldpath.Path
+	for _, d := range diffs {
+		if !rndKeyedItemSymptom(s, d, st) {
+			explained = false
+			break
+		}
+		lists = append(lists, d.Path)
+	}
+	if explained && mgrDiff.within(lists) {
+		return rndVerdict{class: rndOutcomeDeviation, name: "SMD prunes a keyed item to null or strips its key"}
+	}
+	diffPaths := mgrDiff.pathStrings()
+	for _, d := range diffs {
+		diffPaths = append(diffPaths, d.Path.String())
+	}
+	if !mgrDiff.other && len(diffs) > 0 && stripped(diffPaths) {
+		return rndVerdict{class: rndOutcomeDeviation, name: strippedName}
+	}
+	var lines []string
+	for _, d := range diffs {
+		lines = append(lines, fmt.Sprintf("%s: SMD %s, structmerge %s", rndPathString(d.Path), rndPresent(d.A, d.HasA), rndPresent(d.B, d.HasB)))
+	}
+	lines = append(lines, mgrDiff.lines...)
+	return rndMismatch("results differ:\n  %s", strings.Join(lines, "\n  "))
+}
+
+// rndSymmetricDifference returns the conflicts only one of a and b has.
+func rndSymmetricDifference(a, b []scenario.Conflict) []scenario.Conflict {
+	var out []scenario.Conflict
+	for _, c := range a {
+		if !slices.Contains(b, c) {
+			out = append(out, c)
+		}
+	}
+	for _, c := range b {
+		if !slices.Contains(a, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func rndConflictPaths(cs []scenario.Conflict) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Path
+	}
+	return out
 }
 
 func rndMismatch(format string, args ...any) rndVerdict {
@@ -682,24 +740,19 @@ func (d rndManagerDiff) within(lists []fieldpath.Path) bool {
 	return true
 }
 
-// withinStrings is within with the lists given as path strings.
-func (d rndManagerDiff) withinStrings(lists []string) bool {
-	if d.other {
-		return false
+// pathStrings returns the paths owned on one side only, as strings.
+func (d rndManagerDiff) pathStrings() []string {
+	out := make([]string, len(d.paths))
+	for i, p := range d.paths {
+		out[i] = p.String()
 	}
-	for _, p := range d.paths {
-		if !rndUnderString(p, lists) {
-			return false
-		}
-	}
-	return true
+	return out
 }
 
-// rndUnderString reports whether p is one of the paths written in
-// prefixes, or below one (paths of field names and keys print the same way
-// in both engines).
-func rndUnderString(p fieldpath.Path, prefixes []string) bool {
-	ps := p.String()
+// rndUnderStr reports whether the path written ps is one of the paths
+// written in prefixes, or below one (paths of field names and keys print
+// the same way in both engines and in conflicts).
+func rndUnderStr(ps string, prefixes []string) bool {
 	return slices.ContainsFunc(prefixes, func(l string) bool {
 		if !strings.HasPrefix(ps, l) {
 			return false
@@ -901,6 +954,11 @@ func rndFailureReport(t *testing.T, seed uint64, r rndCaseResult) string {
 	if res := scenario.Run(native.Engine{}, f); res.Passed {
 		fmt.Fprintf(&b, "note: the scenario passes on structmerge (the difference is in what the scenario format does not compare)\n")
 	}
+	if c := rndCompile(seed, r.index/rndSchemaGroup); c.setupErr == nil && c.smErr == "" {
+		m := rndMinimize(r.schema, c.smd, c.sm, st)
+		desc := fmt.Sprintf("Randomized differential case (seed %#x, case %d), minimised. Expectations are SMD's behaviour.", seed, r.index)
+		fmt.Fprintf(&b, "minimised (%s):\n%s", strings.ReplaceAll(m.v.detail, "\n", "\n  "), rndScenario(desc, r.schema.YAML(), r.schema.Root, []rndCaseStep{m}).YAML())
+	}
 	return b.String()
 }
 
@@ -946,13 +1004,15 @@ func rndResultText(r rndOpResult) string {
 // rndScenarioOf writes steps [from, to] of a case as a scenario whose
 // expectations are SMD's results.
 func rndScenarioOf(seed uint64, r rndCaseResult, from, to int) *gen.Scenario {
-	sc := &gen.Scenario{
-		Description: fmt.Sprintf("Randomized differential case: seed %#x, case %d, steps %d-%d. Expectations are SMD's behaviour.", seed, r.index, from+1, to+1),
-		Schema:      r.schema.YAML(),
-		Type:        r.schema.Root,
-		Live:        r.steps[from].before,
-	}
-	for _, st := range r.steps[from : to+1] {
+	desc := fmt.Sprintf("Randomized differential case: seed %#x, case %d, steps %d-%d. Expectations are SMD's behaviour.", seed, r.index, from+1, to+1)
+	return rndScenario(desc, r.schema.YAML(), r.schema.Root, r.steps[from:to+1])
+}
+
+// rndScenario writes steps as a scenario whose expectations are SMD's
+// results; it starts from the state before the first step.
+func rndScenario(desc string, schemaText []byte, root string, steps []rndCaseStep) *gen.Scenario {
+	sc := &gen.Scenario{Description: desc, Schema: schemaText, Type: root, Live: steps[0].before}
+	for _, st := range steps {
 		step := gen.Step{Op: st.op}
 		var ce *scenario.ConflictsError
 		switch {
@@ -1086,4 +1146,148 @@ func TestRandomReplay(t *testing.T) {
 	if res := scenario.Run(native.Engine{}, f); !res.Passed {
 		t.Logf("the scenario fails on structmerge:\n%s", res)
 	}
+	if os.Getenv("RANDOM_MINIMIZE") != "" {
+		rndReplayMinimize(t, f)
+	}
+}
+
+// rndReplayMinimize shrinks the last step of a scenario that differs
+// between the engines (starting from the state SMD reaches before it) and
+// prints the result as a scenario.
+func rndReplayMinimize(t *testing.T, f *scenario.File) {
+	smdT, err1 := smdengine.Engine{}.Compile(f.Schema.Text, f.Type)
+	smT, err2 := native.Engine{}.Compile(f.Schema.Text, f.Type)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("compile: SMD %v, structmerge %v", err1, err2)
+	}
+	state := f.Live
+	for _, s := range f.Steps[:len(f.Steps)-1] {
+		if res := rndDoSafely(smdT, state, scenario.Operation{Op: s.Op, Manager: s.Manager, APIVersion: s.APIVersion, Object: s.Object}); res.err == nil {
+			state = res.out
+		}
+	}
+	last := f.Steps[len(f.Steps)-1]
+	st := rndCaseStep{before: state, op: scenario.Operation{Op: last.Op, Manager: last.Manager, APIVersion: last.APIVersion, Object: last.Object}}
+	st.smd = rndDoSafely(smdT, st.before, st.op)
+	st.sm = rndDoSafely(smT, st.before, st.op)
+	if st.v = rndCompareResults(nil, st); st.v.class != rndOutcomeMismatch {
+		t.Logf("the last step behaves the same on both engines: nothing to minimise")
+		return
+	}
+	m := rndMinimize(nil, smdT, smT, st)
+	desc := "Minimised from " + f.Path + ". Expectations are SMD's behaviour."
+	t.Logf("minimised (%s):\n%s", m.v.detail, rndScenario(desc, f.Schema.Text, f.Type, []rndCaseStep{m}).YAML())
+}
+
+// rndShrinkValue returns the variants of v with one map entry or list item
+// removed, at any depth, shallowest first.
+func rndShrinkValue(v any) []any {
+	var out []any
+	switch x := v.(type) {
+	case map[string]any:
+		keys := gen.SortedKeys(x)
+		for _, k := range keys {
+			c := make(map[string]any, len(x)-1)
+			for _, o := range keys {
+				if o != k {
+					c[o] = x[o]
+				}
+			}
+			out = append(out, c)
+		}
+		for _, k := range keys {
+			for _, sub := range rndShrinkValue(x[k]) {
+				c := make(map[string]any, len(x))
+				for _, o := range keys {
+					c[o] = x[o]
+				}
+				c[k] = sub
+				out = append(out, c)
+			}
+		}
+	case []any:
+		for i := range x {
+			out = append(out, slices.Delete(slices.Clone(x), i, i+1))
+		}
+		for i := range x {
+			for _, sub := range rndShrinkValue(x[i]) {
+				c := slices.Clone(x)
+				c[i] = sub
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// rndMinimize shrinks a mismatching step greedily: it removes parts of the
+// live object, of the object sent and of the managers' field sets for as
+// long as the step still mismatches in the same way (the first line of the
+// verdict's detail). s may be nil (a scenario file): then
+// any difference in the results counts, documented deviations included.
+func rndMinimize(s *gen.Schema, smdT, smT scenario.Typed, st rndCaseStep) rndCaseStep {
+	kind := rndKind(st.v)
+	try := func(before scenario.State, op scenario.Operation) (rndCaseStep, bool) {
+		n := rndCaseStep{before: before, op: op}
+		n.smd = rndDoSafely(smdT, before, op)
+		n.sm = rndDoSafely(smT, before, op)
+		n.v = rndCompareResults(s, n)
+		return n, n.v.class == rndOutcomeMismatch && rndKind(n.v) == kind
+	}
+	budget := 3000
+	for improved := true; improved && budget > 0; {
+		improved = false
+		var cands []func() (scenario.State, scenario.Operation)
+		for _, name := range gen.SortedKeys(st.before.Managers) {
+			cands = append(cands, func() (scenario.State, scenario.Operation) {
+				b := rndCloneState(st.before)
+				delete(b.Managers, name)
+				return b, st.op
+			})
+			var tree any
+			if json.Unmarshal(st.before.Managers[name].FieldsV1, &tree) == nil {
+				for _, sub := range rndShrinkValue(tree) {
+					cands = append(cands, func() (scenario.State, scenario.Operation) {
+						b := rndCloneState(st.before)
+						m := b.Managers[name]
+						m.FieldsV1, _ = json.Marshal(sub)
+						b.Managers[name] = m
+						return b, st.op
+					})
+				}
+			}
+		}
+		for _, sub := range rndShrinkValue(st.op.Object) {
+			cands = append(cands, func() (scenario.State, scenario.Operation) {
+				op := st.op
+				op.Object = sub
+				return st.before, op
+			})
+		}
+		if st.before.HasObject {
+			for _, sub := range rndShrinkValue(st.before.Object) {
+				cands = append(cands, func() (scenario.State, scenario.Operation) {
+					b := rndCloneState(st.before)
+					b.Object = sub
+					return b, st.op
+				})
+			}
+		}
+		for _, cand := range cands {
+			if budget--; budget < 0 {
+				break
+			}
+			if n, ok := try(cand()); ok {
+				st, improved = n, true
+				break
+			}
+		}
+	}
+	return st
+}
+
+// rndKind is the kind of a mismatch: the first line of its detail.
+func rndKind(v rndVerdict) string {
+	kind, _, _ := strings.Cut(v.detail, "\n")
+	return kind
 }

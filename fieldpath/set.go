@@ -36,6 +36,11 @@ type Child struct {
 // is given (their elements, which are immutable, are shared).
 func NewSet(paths ...Path) *Set {
 	var b Builder
+	// Size the first blocks for the paths: at most one member each, and
+	// typically fewer than one interior node per two paths.
+	b.arena.elemChunk = len(paths)
+	b.arena.setChunk = len(paths) / 2
+	b.arena.kidChunk = len(paths) / 2
 	for _, p := range paths {
 		b.Insert(p)
 	}
@@ -719,14 +724,16 @@ type arena struct {
 	elems                         []PathElement
 	kids                          []Child
 	sets                          []Set
-	elemChunk, kidChunk, setChunk int
+	elemChunk, kidChunk, setChunk int // the sizes of the next blocks
 }
 
-// grow returns the size of the next block of a kind, doubling from 8 up to
-// 1024 so that small sets stay small and large ones need few blocks.
-func grow(chunk *int) int {
-	*chunk = min(max(2**chunk, 8), 1024)
-	return *chunk
+// grow returns the size of the next block of a kind, at least 8, and
+// doubles the size after it up to 1024, so that small sets stay small and
+// large ones need few blocks.
+func grow(next *int) int {
+	n := max(*next, 8)
+	*next = min(2*n, 1024)
+	return n
 }
 
 // node returns a new set holding copies of members and children, which must

@@ -457,7 +457,7 @@ func (f *fastParser) flowScalar() *yaml.Node {
 	}
 	for {
 		c := f.at(f.pos)
-		if c == '\n' || c == ',' || c == ']' || c == '}' || c == '[' || c == '{' || c == '#' {
+		if c == ',' || c == ']' || c == '}' {
 			break
 		}
 		if c == ':' {
@@ -466,9 +466,27 @@ func (f *fastParser) flowScalar() *yaml.Node {
 			}
 			return f.fail()
 		}
+		// The YAML library ends or rejects a plain scalar in flow context at
+		// several characters ('?', '#', brackets, ...): keep to a plain
+		// alphabet and let the library handle anything else.
+		if !flowPlainChar(c) {
+			return f.fail()
+		}
 		f.pos++
 	}
 	return f.plainNode(start, f.pos)
+}
+
+func flowPlainChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case ' ', '.', '_', '-', '/', '+', '=':
+		return true
+	}
+	return false
 }
 
 // plainStart reports whether a plain scalar may start at src[i] (in either

@@ -110,6 +110,7 @@ var fastYAMLCases = []struct {
 	{"0: {0: [{?: {}}]}\n", false},
 	{"a: [?x, -1, :y]\n", false},
 	{"a: [-x, -1, -.5]\n", true},
+	{"0: [0?]\n", false},
 	{"a: x\n- b\n", false},
 	{"a: '\n", false},
 	{strings.Repeat("k", 1100) + ": v\n", false},

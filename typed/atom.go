@@ -72,6 +72,12 @@ func (a atom) kind() atomKind {
 }
 
 func invalidAtomMessage(t *schema.Type) string {
+	if t != nil && t.Unresolvable() {
+		if t.Name() == "" {
+			return "schema error: no type found matching: inlined type"
+		}
+		return "schema error: no type found matching: " + t.Name()
+	}
 	if t != nil && t.Name() != "" {
 		return "schema error: invalid atom: named type: " + t.Name()
 	}

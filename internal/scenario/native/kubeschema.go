@@ -1,44 +1,21 @@
 package native
 
 import (
-	_ "embed"
 	"fmt"
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/openapi"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
-// builtinYAML stands in for the built-in Kubernetes schema until package
-// kube/builtin provides it: the types of the common built-in kinds.
-//
-//go:embed kubeschema.yaml
-var builtinYAML []byte
-
-// builtinKinds are the kinds builtinYAML defines.
-var builtinKinds = map[kube.GroupVersionKind]string{
-	{Version: "v1", Kind: "Pod"}:                         "io.k8s.api.core.v1.Pod",
-	{Version: "v1", Kind: "Service"}:                     "io.k8s.api.core.v1.Service",
-	{Version: "v1", Kind: "ConfigMap"}:                   "io.k8s.api.core.v1.ConfigMap",
-	{Version: "v1", Kind: "Secret"}:                      "io.k8s.api.core.v1.Secret",
-	{Version: "v1", Kind: "Namespace"}:                   "io.k8s.api.core.v1.Namespace",
-	{Version: "v1", Kind: "Node"}:                        "io.k8s.api.core.v1.Node",
-	{Version: "v1", Kind: "PersistentVolume"}:            "io.k8s.api.core.v1.PersistentVolume",
-	{Version: "v1", Kind: "PersistentVolumeClaim"}:       "io.k8s.api.core.v1.PersistentVolumeClaim",
-	{Group: "apps", Version: "v1", Kind: "Deployment"}:   "io.k8s.api.apps.v1.Deployment",
-	{Group: "apps", Version: "v1", Kind: "StatefulSet"}:  "io.k8s.api.apps.v1.StatefulSet",
-	{Group: "apps", Version: "v1", Kind: "DaemonSet"}:    "io.k8s.api.apps.v1.DaemonSet",
-	{Group: "apps", Version: "v1", Kind: "ReplicaSet"}:   "io.k8s.api.apps.v1.ReplicaSet",
-	{Group: "batch", Version: "v1", Kind: "Job"}:         "io.k8s.api.batch.v1.Job",
-	{Group: "autoscaling", Version: "v1", Kind: "Scale"}: "io.k8s.api.autoscaling.v1.Scale",
-}
-
 // KubeSetup is what a Kubernetes-flavour scenario runs with: the schema
-// (the built-in types and those of the scenario's CRDs), the kinds it
+// (the built-in types of package kube/builtin and those of the scenario's
+// CRDs), the kinds it
 // defines, and what the API server's registry says about them (reset
 // fields, scale subresources). The conformance module configures the
 // reference with the same setup. A KubeSetup is not modified after
@@ -70,13 +47,13 @@ type crdVersion struct {
 
 // NewKubeSetup builds the setup of a scenario with the given CRD files.
 func NewKubeSetup(crds []scenario.Source) (*KubeSetup, error) {
-	base, err := schema.Parse(builtinYAML)
+	base, err := builtin.Document()
 	if err != nil {
-		return nil, fmt.Errorf("built-in schema: %w", err)
+		return nil, err
 	}
-	kinds := make(map[kube.GroupVersionKind]string, len(builtinKinds))
-	for k, v := range builtinKinds {
-		kinds[k] = v
+	kinds := map[kube.GroupVersionKind]string{}
+	for _, k := range builtin.Kinds() {
+		kinds[kube.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
 	}
 	docs := []*schema.Document{base}
 	setup := &KubeSetup{}
@@ -103,7 +80,13 @@ func NewKubeSetup(crds []scenario.Source) (*KubeSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := schema.Compile(doc)
+	var s *schema.Schema
+	if len(crds) == 0 {
+		// The built-in schema alone: compiled once per process.
+		s, err = builtin.Schema()
+	} else {
+		s, err = schema.Compile(doc)
+	}
 	if err != nil {
 		return nil, err
 	}
