@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/conformance/kubeengine"
+	"github.com/structmerge/structmerge/conformance/smdengine"
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/kube"
@@ -247,13 +248,15 @@ func TestManagedFieldsBytesOfAPIServer(t *testing.T) {
 // cachedKube compiles the Kubernetes schema once per set of CRD files and
 // engine (both engines' compiled forms are safe for concurrent use).
 type cachedKube struct {
-	scenario.KubernetesEngine
+	scenario.Engine
+	load  func() (scenario.KubernetesEngine, error)
 	mu    *sync.Mutex
+	eng   *scenario.KubernetesEngine
 	cache map[string]scenario.KubernetesTyped
 }
 
-func newCachedKube(e scenario.KubernetesEngine) cachedKube {
-	return cachedKube{KubernetesEngine: e, mu: &sync.Mutex{}, cache: map[string]scenario.KubernetesTyped{}}
+func newCachedKube(load func() (scenario.KubernetesEngine, error)) cachedKube {
+	return cachedKube{Engine: smdengine.Engine{}, load: load, mu: &sync.Mutex{}, eng: new(scenario.KubernetesEngine), cache: map[string]scenario.KubernetesTyped{}}
 }
 
 func (c cachedKube) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
@@ -266,7 +269,14 @@ func (c cachedKube) CompileKubernetes(crds []scenario.Source) (scenario.Kubernet
 	if t, ok := c.cache[key.String()]; ok {
 		return t, nil
 	}
-	t, err := c.KubernetesEngine.CompileKubernetes(crds)
+	if *c.eng == nil {
+		e, err := c.load()
+		if err != nil {
+			return nil, err
+		}
+		*c.eng = e
+	}
+	t, err := (*c.eng).CompileKubernetes(crds)
 	if err != nil {
 		return nil, err
 	}
@@ -275,6 +285,14 @@ func (c cachedKube) CompileKubernetes(crds []scenario.Source) (scenario.Kubernet
 }
 
 var (
-	refKube  = newCachedKube(kubeengine.Engine{})
-	oursKube = newCachedKube(native.Engine{})
+	// refKube is the API server's field manager with the type converter
+	// the API server builds from the OpenAPI documents of Kubernetes.
+	refKube = newCachedKube(func() (scenario.KubernetesEngine, error) {
+		models, err := kubeengine.LoadOpenAPIModels()
+		if err != nil {
+			return nil, err
+		}
+		return kubeengine.Engine{Models: models}, nil
+	})
+	oursKube = newCachedKube(func() (scenario.KubernetesEngine, error) { return native.Engine{}, nil })
 )

@@ -150,6 +150,12 @@ func scalarProblem(k schema.ScalarKind, v value.Value) string {
 // list: its key fields for a list with keys (defaults filled in from the
 // schema), or the item itself for a set.
 func itemElement(l *schema.List, item value.Value) (fieldpath.PathElement, error) {
+	return itemElementIn(l, item, nil)
+}
+
+// itemElementIn is itemElement taking the key fields' storage from *buf when
+// it has room, so that a list's items share one allocation.
+func itemElementIn(l *schema.List, item value.Value, buf *[]value.Field) (fieldpath.PathElement, error) {
 	keys := l.Keys()
 	if len(keys) == 0 {
 		switch item.Kind() {
@@ -169,7 +175,14 @@ func itemElement(l *schema.List, item value.Value) (fieldpath.PathElement, error
 	default:
 		return fieldpath.PathElement{}, errItemNotMapKeyed
 	}
-	fields := make([]value.Field, 0, len(keys))
+	var fields []value.Field
+	if buf != nil && cap(*buf)-len(*buf) >= len(keys) {
+		n := len(*buf)
+		fields = (*buf)[n:n:n+len(keys)]
+		*buf = (*buf)[:n+len(keys)]
+	} else {
+		fields = make([]value.Field, 0, len(keys))
+	}
 	for i, k := range keys {
 		if v, ok := item.Get(k); ok {
 			fields = append(fields, value.Field{Name: k, Value: v})

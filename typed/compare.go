@@ -266,15 +266,7 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) bool {
 // index computes the path elements of a list's items, recording an error for
 // each item that has none.
 func (w *comparer) index(l *schema.List, items []value.Value) itemIndex {
-	pes := make([]fieldpath.PathElement, len(items))
-	ok := make([]bool, len(items))
-	for i, item := range items {
-		pe, err := itemElement(l, item)
-		if err != nil {
-			w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
-			continue
-		}
-		pes[i], ok[i] = pe, true
-	}
-	return newItemIndex(pes, ok)
+	return indexItems(l, items, func(i int, err error) {
+		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
 )
 
 // itemIndex finds the items of an associative list by path element. It is
@@ -13,6 +15,26 @@ type itemIndex struct {
 	pes   []fieldpath.PathElement // by position; zero element where ok[i] is false
 	ok    []bool
 	order []int32 // positions with ok, sorted by (element, position)
+}
+
+// indexItems computes the path elements of the items of an associative
+// list and indexes them; report is called for each item that has none.
+func indexItems(l *schema.List, items []value.Value, report func(i int, err error)) itemIndex {
+	pes := make([]fieldpath.PathElement, len(items))
+	ok := make([]bool, len(items))
+	var keyBuf []value.Field
+	if n := len(l.Keys()); n > 0 {
+		keyBuf = make([]value.Field, 0, n*len(items))
+	}
+	for i, item := range items {
+		pe, err := itemElementIn(l, item, &keyBuf)
+		if err != nil {
+			report(i, err)
+			continue
+		}
+		pes[i], ok[i] = pe, true
+	}
+	return newItemIndex(pes, ok)
 }
 
 func newItemIndex(pes []fieldpath.PathElement, ok []bool) itemIndex {

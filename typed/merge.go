@@ -243,21 +243,13 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 // each item that has none and, unless duplicates are allowed, for each
 // repeated key.
 func (w *merger) index(l *schema.List, items []value.Value, allowDuplicates bool) itemIndex {
-	pes := make([]fieldpath.PathElement, len(items))
-	ok := make([]bool, len(items))
-	for i, item := range items {
-		pe, err := itemElement(l, item)
-		if err != nil {
-			w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
-			continue
-		}
-		pes[i], ok[i] = pe, true
-	}
-	idx := newItemIndex(pes, ok)
+	idx := indexItems(l, items, func(i int, err error) {
+		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
+	})
 	if !allowDuplicates {
 		for i := range items {
-			if ok[i] && idx.isDuplicate(i) {
-				w.errs.add(w.path, DuplicateKey, "duplicate entries for key "+pes[i].String())
+			if idx.ok[i] && idx.isDuplicate(i) {
+				w.errs.add(w.path, DuplicateKey, "duplicate entries for key "+idx.pes[i].String())
 			}
 		}
 	}

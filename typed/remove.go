@@ -60,8 +60,9 @@ func remove(t *schema.Type, v value.Value, set *fieldpath.Set) (value.Value, boo
 		items := v.Items()
 		out := make([]value.Value, 0, len(items))
 		changed := false
+		keyBuf := make([]value.Field, 0, len(a.list.Keys())*len(items))
 		for _, item := range items {
-			pe, err := itemElement(a.list, item)
+			pe, err := itemElementIn(a.list, item, &keyBuf)
 			if err != nil {
 				out = append(out, item)
 				continue

@@ -96,19 +96,12 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 		}
 		return
 	}
-	pes := make([]fieldpath.PathElement, len(items))
-	ok := make([]bool, len(items))
+	idx := indexItems(l, items, func(i int, err error) {
+		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
+	})
+	pes := idx.pes
 	for i, item := range items {
-		pe, err := itemElement(l, item)
-		if err != nil {
-			w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
-			continue
-		}
-		pes[i], ok[i] = pe, true
-	}
-	idx := newItemIndex(pes, ok)
-	for i, item := range items {
-		if !ok[i] {
+		if !idx.ok[i] {
 			continue
 		}
 		if !w.opts.allowDuplicates && idx.isDuplicate(i) {

@@ -8,10 +8,12 @@
 // custom resource): the chain of the real API server, capping Update
 // entries at 10, with converters that do not convert (one version per
 // kind, as in apimachinery's own test field manager) and the reset fields
-// of the kind and subresource. The type converter is built from the same
-// schema package kube uses (native.NewKubeSetup), compiled by
-// structured-merge-diff. Objects are unstructured, as in the reference's
-// test field manager.
+// of the kind and subresource. The type converter is, with Engine.Models,
+// the API server's own, built from the OpenAPI documents of Kubernetes
+// 1.37 by managedfields.NewTypeConverter; otherwise (and for custom
+// resources) it is built from the schema package kube uses
+// (native.NewKubeSetup), compiled by structured-merge-diff. Objects are
+// unstructured, as in the reference's test field manager.
 //
 // Around the field manager the adapter does what the API server's
 // registry does: the fields the strategy resets keep their live values,
@@ -31,8 +33,12 @@
 package kubeengine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,6 +50,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/kube-openapi/pkg/spec3"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
@@ -52,6 +60,7 @@ import (
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/schema"
 )
 
@@ -60,20 +69,71 @@ import (
 // use.
 type Engine struct {
 	smdengine.Engine
+	// Models, when set, are the OpenAPI models of the built-in types (see
+	// LoadOpenAPIModels): a scenario without CRDs then runs with the type
+	// converter the API server builds from them
+	// (managedfields.NewTypeConverter). Otherwise, and for scenarios with
+	// CRDs, the type converter is built from the schema package kube uses.
+	Models map[string]*spec.Schema
 }
 
 var _ scenario.KubernetesEngine = Engine{}
 
 // CompileKubernetes builds the type converter for the scenario's schema.
-func (Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
+func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
 	setup, err := native.NewKubeSetup(crds)
 	if err != nil {
 		return nil, err
 	}
+	if e.Models != nil && len(crds) == 0 {
+		tc, err := managedfields.NewTypeConverter(e.Models, false)
+		if err != nil {
+			return nil, err
+		}
+		return &Typed{setup: setup, tc: tc}, nil
+	}
 	return NewTyped(setup)
 }
 
-// NewTyped returns the reference runner for a setup.
+// LoadOpenAPIModels reads the OpenAPI v3 documents of Kubernetes
+// (api/openapi-spec/v3 of module k8s.io/kubernetes at the built-in
+// schema's version, fetched with go mod download) and joins their
+// components.schemas as the API server sees them, one model per name.
+func LoadOpenAPIModels() (map[string]*spec.Schema, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", "k8s.io/kubernetes@"+builtin.KubernetesVersion).Output()
+	var info struct{ Dir, Error string }
+	if jerr := json.Unmarshal(out, &info); jerr != nil || info.Error != "" || info.Dir == "" {
+		return nil, fmt.Errorf("go mod download k8s.io/kubernetes@%s: %v %s", builtin.KubernetesVersion, err, info.Error)
+	}
+	names, err := filepath.Glob(filepath.Join(info.Dir, "api/openapi-spec/v3/*.json"))
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("no OpenAPI v3 documents in %s: %v", info.Dir, err)
+	}
+	sort.Strings(names)
+	models := map[string]*spec.Schema{}
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		var doc spec3.OpenAPI
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		if doc.Components == nil {
+			continue
+		}
+		for name, s := range doc.Components.Schemas {
+			if _, ok := models[name]; !ok {
+				models[name] = s
+			}
+		}
+	}
+	return models, nil
+}
+
+// NewTyped returns the reference runner for a setup, with a type
+// converter built from the setup's schema.
 func NewTyped(setup *native.KubeSetup) (*Typed, error) {
 	text, err := schema.Marshal(setup.Document)
 	if err != nil {
@@ -93,7 +153,7 @@ func NewTyped(setup *native.KubeSetup) (*Typed, error) {
 // Typed runs writes on the reference.
 type Typed struct {
 	setup *native.KubeSetup
-	tc    *typeConverter
+	tc    managedfields.TypeConverter
 }
 
 // TypeConverter returns the reference's type converter.

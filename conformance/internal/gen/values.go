@@ -249,6 +249,9 @@ func ItemKey(it *Type, keys []string, item map[string]any) string {
 			}
 		}
 		if ok {
+			if f, isFloat := v.(float64); isFloat && f == float64(int64(f)) {
+				v = int64(f) // 2.0 and 2 are the same key
+			}
 			s += k + "=" + FormatValue(v) + ","
 		} else {
 			s += k + " absent,"
