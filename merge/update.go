@@ -24,7 +24,7 @@ type Converter interface {
 type identity struct{}
 
 func (identity) Convert(v typed.Value, _ string) (typed.Value, error) { return v, nil }
-func (identity) IsMissingVersionError(error) bool                    { return false }
+func (identity) IsMissingVersionError(error) bool                     { return false }
 
 // Option configures an Updater.
 type Option func(*options)

@@ -178,7 +178,7 @@ func itemElementIn(l *schema.List, item value.Value, buf *[]value.Field) (fieldp
 	var fields []value.Field
 	if buf != nil && cap(*buf)-len(*buf) >= len(keys) {
 		n := len(*buf)
-		fields = (*buf)[n:n:n+len(keys)]
+		fields = (*buf)[n : n : n+len(keys)]
 		*buf = (*buf)[:n+len(keys)]
 	} else {
 		fields = make([]value.Field, 0, len(keys))
