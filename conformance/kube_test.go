@@ -296,3 +296,51 @@ var (
 	})
 	oursKube = newCachedKube(func() (scenario.KubernetesEngine, error) { return native.Engine{}, nil })
 )
+
+// BenchmarkKubernetesScenarioSteps runs every step of the Kubernetes
+// scenarios (from the state before it) on each engine:
+//
+//	go test -run XXX -bench KubernetesScenarioSteps -benchmem
+func BenchmarkKubernetesScenarioSteps(b *testing.B) {
+	type step struct {
+		typ   [2]scenario.KubernetesTyped
+		state scenario.State
+		op    scenario.KubernetesOperation
+	}
+	paths, err := scenario.Files([]string{scenarioRoot + "/kubernetes"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var steps []step
+	for _, p := range paths {
+		f, err := scenario.LoadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ref, err := refKube.CompileKubernetes(f.CRDs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ours, err := oursKube.CompileKubernetes(f.CRDs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		state := scenario.State{Object: f.Live.Object, HasObject: f.Live.HasObject}
+		for i, st := range f.Steps {
+			op := scenario.KubernetesOperation{Op: st.Op, Manager: st.Manager, Subresource: st.Subresource, Object: st.Object, Time: scenario.StepTime(i)}
+			steps = append(steps, step{typ: [2]scenario.KubernetesTyped{ref, ours}, state: state, op: op})
+			if out, err := ref.Do(state, op); err == nil {
+				state = out
+			}
+		}
+	}
+	for e, name := range []string{"apiserver", "structmerge"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s := steps[i%len(steps)]
+				_, _ = s.typ[e].Do(s.state, s.op)
+			}
+		})
+	}
+}

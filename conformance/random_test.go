@@ -41,8 +41,8 @@ var (
 	rndCasesFlag = flag.Int("cases", 5000, "number of cases TestRandomDifferential generates")
 )
 
-// rndDefaultRandomSeed keeps CI deterministic.
-const rndDefaultRandomSeed = 0x5eed2026
+// rndDefaultSeed keeps CI deterministic.
+const rndDefaultSeed = 0x5eed2026
 
 func rndSeed(t *testing.T) uint64 {
 	t.Helper()
@@ -56,7 +56,7 @@ func rndSeed(t *testing.T) uint64 {
 		}
 		return n
 	}
-	return rndDefaultRandomSeed
+	return rndDefaultSeed
 }
 
 // Outcome classes of one operation.
@@ -81,11 +81,14 @@ type rndOpResult struct {
 
 // rndCaseStep is one operation of a case with both engines' results.
 type rndCaseStep struct {
-	before scenario.State
-	op     scenario.Operation
-	smd    rndOpResult
-	sm     rndOpResult
-	v      rndVerdict
+	// changed, when non-nil, is the schema this step runs with instead of
+	// the case's (a schema change).
+	changed *gen.Schema
+	before  scenario.State
+	op      scenario.Operation
+	smd     rndOpResult
+	sm      rndOpResult
+	v       rndVerdict
 }
 
 // rndCaseResult is the outcome of one generated case.
@@ -93,7 +96,7 @@ type rndCaseResult struct {
 	index  int
 	schema *gen.Schema
 	steps  []rndCaseStep
-	// failed is the index in steps of the rndMismatch, -1 when none.
+	// failed is the index in steps of the mismatch, -1 when none.
 	failed int
 	// setupErr is a generator problem (the schema does not compile on SMD).
 	setupErr error
@@ -116,8 +119,19 @@ type rndCompiled struct {
 
 // rndCompile generates and compiles the schema of the given group of seed.
 func rndCompile(seed uint64, group int) *rndCompiled {
+	return rndCompileWith(seed, group, nil)
+}
+
+// rndCompileWith is rndCompile with structmerge's compiled type wrapped by
+// wrap (nil: not wrapped); the tests of the test use it to inject faults.
+func rndCompileWith(seed uint64, group int, wrap func(scenario.Typed) scenario.Typed) *rndCompiled {
 	r := rand.New(rand.NewPCG(seed, 1<<63|uint64(group)))
-	c := &rndCompiled{schema: gen.Generate(r, gen.Options{})}
+	return rndCompileSchema(gen.Generate(r, gen.Options{}), wrap)
+}
+
+// rndCompileSchema compiles a generated schema with both engines.
+func rndCompileSchema(schema *gen.Schema, wrap func(scenario.Typed) scenario.Typed) *rndCompiled {
+	c := &rndCompiled{schema: schema}
 	text := c.schema.YAML()
 	var err error
 	if c.smd, err = (smdengine.Engine{}).Compile(text, c.schema.Root); err != nil {
@@ -126,6 +140,8 @@ func rndCompile(seed uint64, group int) *rndCompiled {
 	}
 	if c.sm, err = (native.Engine{}).Compile(text, c.schema.Root); err != nil {
 		c.smErr = "the schema compiles on SMD but not on structmerge: " + err.Error()
+	} else if wrap != nil {
+		c.sm = wrap(c.sm)
 	}
 	return c
 }
@@ -133,8 +149,14 @@ func rndCompile(seed uint64, group int) *rndCompiled {
 // rndRunCase generates and runs case i of seed; c is the compiled schema of
 // its group (nil: compile it).
 func rndRunCase(seed uint64, i int, c *rndCompiled) rndCaseResult {
+	return rndRunCaseWith(seed, i, c, nil)
+}
+
+// rndRunCaseWith is rndRunCase with structmerge's compiled types wrapped by
+// wrap.
+func rndRunCaseWith(seed uint64, i int, c *rndCompiled, wrap func(scenario.Typed) scenario.Typed) rndCaseResult {
 	if c == nil {
-		c = rndCompile(seed, i/rndSchemaGroup)
+		c = rndCompileWith(seed, i/rndSchemaGroup, wrap)
 	}
 	s := c.schema
 	res := rndCaseResult{index: i, schema: s, failed: -1}
@@ -165,9 +187,27 @@ func rndRunCase(seed uint64, i int, c *rndCompiled) rndCaseResult {
 		}
 		prev = &op
 		st := rndCaseStep{before: state, op: op}
-		st.smd = rndDoSafely(smdT, state, op)
-		st.sm = rndDoSafely(smT, state, op)
-		st.v = rndJudge(s, st)
+		stepS, stepSMD, stepSM := s, smdT, smT
+		if k == nOps-1 && r.IntN(100) < 8 {
+			// The last write happens after a schema change.
+			if changed, ok := s.Changed(r); ok {
+				cc := rndCompileSchema(changed, wrap)
+				if cc.setupErr != nil || cc.smErr != "" {
+					res.setupErr = cc.setupErr
+					if cc.smErr != "" {
+						st.changed = changed
+						st.v = rndVerdict{class: rndOutcomeMismatch, detail: cc.smErr}
+						res.steps = append(res.steps, st)
+						res.failed = len(res.steps) - 1
+					}
+					return res
+				}
+				st.changed, stepS, stepSMD, stepSM = changed, changed, cc.smd, cc.sm
+			}
+		}
+		st.smd = rndDoSafely(stepSMD, state, op)
+		st.sm = rndDoSafely(stepSM, state, op)
+		st.v = rndJudge(stepS, st)
 		res.steps = append(res.steps, st)
 		if st.v.class == rndOutcomeMismatch {
 			res.failed = len(res.steps) - 1
@@ -801,9 +841,17 @@ type rndStats struct {
 	cases, ops                  int
 	same, conflicts, errorsBoth int
 	deviations, skipped         map[string]int
-	mismatches                  []rndCaseResult
-	setupErrors                 []rndCaseResult
-	successes                   int
+	// examples holds the first case indexes of each deviation and bug.
+	examples    map[string][]int
+	mismatches  []rndCaseResult
+	setupErrors []rndCaseResult
+	successes   int
+	// errorsWorded counts the operations both engines reject with
+	// different messages (allowed); wordings keeps a few examples.
+	errorsWorded int
+	wordings     []string
+	// schemaChanges counts the operations run after a schema change.
+	schemaChanges int
 }
 
 func (s *rndStats) add(r rndCaseResult) {
@@ -814,6 +862,9 @@ func (s *rndStats) add(r rndCaseResult) {
 	}
 	for _, st := range r.steps {
 		s.ops++
+		if st.changed != nil {
+			s.schemaChanges++
+		}
 		switch st.v.class {
 		case rndOutcomeSame:
 			s.same++
@@ -822,13 +873,21 @@ func (s *rndStats) add(r rndCaseResult) {
 				s.conflicts++
 			case "errors":
 				s.errorsBoth++
+				if a, b := st.smd.err.Error(), st.sm.err.Error(); a != b {
+					s.errorsWorded++
+					if len(s.wordings) < 3 {
+						s.wordings = append(s.wordings, fmt.Sprintf("SMD: %s\n    structmerge: %s", a, b))
+					}
+				}
 			case "success":
 				s.successes++
 			}
 		case rndOutcomeDeviation:
 			s.deviations[st.v.name]++
+			s.example(st.v.name, r.index)
 		case rndOutcomeSkipped:
 			s.skipped[st.v.name]++
+			s.example(st.v.name, r.index)
 		}
 	}
 	if r.failed >= 0 {
@@ -836,9 +895,21 @@ func (s *rndStats) add(r rndCaseResult) {
 	}
 }
 
+func (s *rndStats) example(name string, index int) {
+	if ex := s.examples[name]; len(ex) < 5 && !slices.Contains(ex, index) {
+		s.examples[name] = append(ex, index)
+	}
+}
+
 // rndRunCases runs cases [0, n) of seed on all CPUs; results are in index
 // order whatever the scheduling.
 func rndRunCases(seed uint64, n int) []rndCaseResult {
+	return rndRunCasesWith(seed, n, nil)
+}
+
+// rndRunCasesWith is rndRunCases with structmerge's compiled types wrapped
+// by wrap.
+func rndRunCasesWith(seed uint64, n int, wrap func(scenario.Typed) scenario.Typed) []rndCaseResult {
 	results := make([]rndCaseResult, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -851,9 +922,9 @@ func rndRunCases(seed uint64, n int) []rndCaseResult {
 				if g*rndSchemaGroup >= n {
 					return
 				}
-				c := rndCompile(seed, g)
+				c := rndCompileWith(seed, g, wrap)
 				for i := g * rndSchemaGroup; i < min(n, (g+1)*rndSchemaGroup); i++ {
-					results[i] = rndRunCase(seed, i, c)
+					results[i] = rndRunCaseWith(seed, i, c, wrap)
 				}
 			}
 		}()
@@ -876,21 +947,47 @@ func TestRandomDifferential(t *testing.T) {
 		}
 		r := rndRunCase(seed, i, nil)
 		t.Logf("seed %#x case %d:\n%s", seed, i, rndCaseText(r))
+		if os.Getenv("RANDOM_MINIMIZE") != "" {
+			// Minimise every step that is not the same on both engines.
+			for k, st := range r.steps {
+				if st.v.class == rndOutcomeSame || st.op.Op == "" {
+					continue
+				}
+				sch := r.schema
+				if st.changed != nil {
+					sch = st.changed
+				}
+				c := rndCompileSchema(sch, nil)
+				if c.setupErr != nil || c.smErr != "" {
+					continue
+				}
+				m := rndMinimize(sch, c.smd, c.sm, st)
+				m.changed = nil
+				small := rndPruneSchema(sch, m)
+				desc := fmt.Sprintf("Randomized differential case (seed %#x, case %d, step %d), minimised: %s. Expectations are SMD's behaviour.", seed, i, k+1, m.v.name)
+				t.Logf("step %d minimised:\n%s", k+1, rndScenario(desc, small.YAML(), small.Root, []rndCaseStep{m}).YAML())
+			}
+		}
 		results = []rndCaseResult{r}
 	} else {
 		results = rndRunCases(seed, n)
 	}
-	st := rndStats{deviations: map[string]int{}, skipped: map[string]int{}}
+	st := rndStats{deviations: map[string]int{}, skipped: map[string]int{}, examples: map[string][]int{}}
 	for _, r := range results {
 		st.add(r)
 	}
 	t.Logf("seed %#x: %d cases, %d operations: %d same (%d succeeded, %d conflicted, %d failed on both), %d deviations, %d skipped as known bugs, %d mismatching cases",
 		seed, st.cases, st.ops, st.same, st.successes, st.conflicts, st.errorsBoth, rndSum(st.deviations), rndSum(st.skipped), len(st.mismatches))
 	for _, name := range gen.SortedKeys(st.deviations) {
-		t.Logf("  deviation %q: %d", name, st.deviations[name])
+		t.Logf("  deviation %q: %d (cases %v; RANDOM_CASE=N shows one)", name, st.deviations[name], st.examples[name])
+	}
+	t.Logf("  %d operations ran after a schema change", st.schemaChanges)
+	t.Logf("  %d of the %d operations both engines reject have differently worded errors, for example:", st.errorsWorded, st.errorsBoth)
+	for _, w := range st.wordings {
+		t.Logf("    %s", w)
 	}
 	for _, name := range gen.SortedKeys(st.skipped) {
-		t.Logf("  known bug %q: %d", name, st.skipped[name])
+		t.Logf("  known bug %q: %d (cases %v)", name, st.skipped[name], st.examples[name])
 	}
 	for _, r := range st.setupErrors {
 		t.Errorf("seed %#x case %d: %v\nschema:\n%s", seed, r.index, r.setupErr, r.schema.YAML())
@@ -954,10 +1051,16 @@ func rndFailureReport(t *testing.T, seed uint64, r rndCaseResult) string {
 	if res := scenario.Run(native.Engine{}, f); res.Passed {
 		fmt.Fprintf(&b, "note: the scenario passes on structmerge (the difference is in what the scenario format does not compare)\n")
 	}
-	if c := rndCompile(seed, r.index/rndSchemaGroup); c.setupErr == nil && c.smErr == "" {
-		m := rndMinimize(r.schema, c.smd, c.sm, st)
+	stepSchema := r.schema
+	if st.changed != nil {
+		stepSchema = st.changed
+	}
+	if c := rndCompileSchema(stepSchema, nil); c.setupErr == nil && c.smErr == "" && st.op.Op != "" {
+		m := rndMinimize(stepSchema, c.smd, c.sm, st)
+		m.changed = nil // the minimised case starts with the step's schema
+		small := rndPruneSchema(stepSchema, m)
 		desc := fmt.Sprintf("Randomized differential case (seed %#x, case %d), minimised. Expectations are SMD's behaviour.", seed, r.index)
-		fmt.Fprintf(&b, "minimised (%s):\n%s", strings.ReplaceAll(m.v.detail, "\n", "\n  "), rndScenario(desc, r.schema.YAML(), r.schema.Root, []rndCaseStep{m}).YAML())
+		fmt.Fprintf(&b, "minimised (%s):\n%s", strings.ReplaceAll(m.v.detail, "\n", "\n  "), rndScenario(desc, small.YAML(), small.Root, []rndCaseStep{m}).YAML())
 	}
 	return b.String()
 }
@@ -1014,6 +1117,9 @@ func rndScenario(desc string, schemaText []byte, root string, steps []rndCaseSte
 	sc := &gen.Scenario{Description: desc, Schema: schemaText, Type: root, Live: steps[0].before}
 	for _, st := range steps {
 		step := gen.Step{Op: st.op}
+		if st.changed != nil {
+			step.Schema = st.changed.YAML()
+		}
 		var ce *scenario.ConflictsError
 		switch {
 		case errors.As(st.smd.err, &ce) && st.op.Op == scenario.OpApply:
@@ -1220,10 +1326,10 @@ func rndShrinkValue(v any) []any {
 	return out
 }
 
-// rndMinimize shrinks a mismatching step greedily: it removes parts of the
-// live object, of the object sent and of the managers' field sets for as
-// long as the step still mismatches in the same way (the first line of the
-// verdict's detail). s may be nil (a scenario file): then
+// rndMinimize shrinks a step greedily: it removes parts of the live object,
+// of the object sent and of the managers' field sets for as long as the
+// step keeps its verdict (the same deviation, or a mismatch of the same
+// kind: the first line of the verdict's detail). s may be nil (a scenario file): then
 // any difference in the results counts, documented deviations included.
 func rndMinimize(s *gen.Schema, smdT, smT scenario.Typed, st rndCaseStep) rndCaseStep {
 	kind := rndKind(st.v)
@@ -1232,7 +1338,7 @@ func rndMinimize(s *gen.Schema, smdT, smT scenario.Typed, st rndCaseStep) rndCas
 		n.smd = rndDoSafely(smdT, before, op)
 		n.sm = rndDoSafely(smT, before, op)
 		n.v = rndCompareResults(s, n)
-		return n, n.v.class == rndOutcomeMismatch && rndKind(n.v) == kind
+		return n, rndKind(n.v) == kind
 	}
 	budget := 3000
 	for improved := true; improved && budget > 0; {
@@ -1286,8 +1392,125 @@ func rndMinimize(s *gen.Schema, smdT, smT scenario.Typed, st rndCaseStep) rndCas
 	return st
 }
 
-// rndKind is the kind of a mismatch: the first line of its detail.
+// rndKind is the kind of a verdict: its class and name, and for a
+// mismatch the first line of its detail.
 func rndKind(v rndVerdict) string {
 	kind, _, _ := strings.Cut(v.detail, "\n")
-	return kind
+	return fmt.Sprint(v.class, v.name, kind)
+}
+
+// rndFaulty is structmerge with a fault injected into its results.
+type rndFaulty struct {
+	scenario.Typed
+	fault string
+}
+
+func (f rndFaulty) Do(st scenario.State, op scenario.Operation) (scenario.State, error) {
+	out, err := f.Typed.Do(st, op)
+	if err != nil {
+		var ce *scenario.ConflictsError
+		if f.fault == "conflict message" && errors.As(err, &ce) {
+			return out, &scenario.ConflictsError{Conflicts: ce.Conflicts, Message: strings.ToUpper(ce.Message)}
+		}
+		return out, err
+	}
+	switch f.fault {
+	case "applied flag":
+		if m, ok := out.Managers[op.Manager]; ok {
+			m.Applied = !m.Applied
+			out.Managers[op.Manager] = m
+		}
+	case "list order":
+		out.Object = rndReverseLists(out.Object)
+	case "lost manager":
+		for _, name := range gen.SortedKeys(out.Managers) {
+			if name != op.Manager {
+				delete(out.Managers, name)
+				break
+			}
+		}
+	case "fields":
+		if m, ok := out.Managers[op.Manager]; ok {
+			m.FieldsV1 = []byte(`{"f:bogus":{}}`)
+			out.Managers[op.Manager] = m
+		}
+	}
+	return out, nil
+}
+
+func rndReverseLists(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = rndReverseLists(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[len(x)-1-i] = rndReverseLists(e)
+		}
+		return out
+	}
+	return v
+}
+
+// TestRandomDetectsFaults checks that the comparison catches structmerge
+// results with a fault injected: each fault must make some cases mismatch.
+func TestRandomDetectsFaults(t *testing.T) {
+	for _, fault := range []string{"applied flag", "list order", "lost manager", "fields", "conflict message"} {
+		results := rndRunCasesWith(rndSeed(t), 100, func(t scenario.Typed) scenario.Typed { return rndFaulty{Typed: t, fault: fault} })
+		n := 0
+		for _, r := range results {
+			if r.failed >= 0 {
+				n++
+			}
+		}
+		if n < 3 {
+			t.Errorf("fault %q: only %d of 100 cases mismatch", fault, n)
+		}
+	}
+}
+
+// rndPruneSchema returns the schema of a minimised step without the fields
+// its objects and field sets do not name, when the step keeps its verdict
+// with it (else the schema as it is).
+func rndPruneSchema(s *gen.Schema, st rndCaseStep) *gen.Schema {
+	names := map[string]bool{}
+	var collect func(v any)
+	collect = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				names[k] = true
+				names[strings.TrimPrefix(k, "f:")] = true
+				collect(e)
+			}
+		case []any:
+			for _, e := range x {
+				collect(e)
+			}
+		}
+	}
+	collect(st.before.Object)
+	collect(st.op.Object)
+	for _, m := range st.before.Managers {
+		var tree any
+		if json.Unmarshal(m.FieldsV1, &tree) == nil {
+			collect(tree)
+		}
+	}
+	pruned := s.Pruned(func(f string) bool { return names[f] })
+	c := rndCompileSchema(pruned, nil)
+	if c.setupErr != nil || c.smErr != "" {
+		return s
+	}
+	n := rndCaseStep{before: st.before, op: st.op}
+	n.smd = rndDoSafely(c.smd, st.before, st.op)
+	n.sm = rndDoSafely(c.sm, st.before, st.op)
+	if n.v = rndCompareResults(pruned, n); rndKind(n.v) != rndKind(st.v) {
+		return s
+	}
+	return pruned
 }

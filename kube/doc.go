@@ -6,11 +6,13 @@
 // it is given.
 //
 // A FieldManager is built from a TypeResolver, which maps each apiVersion
-// and kind to its schema type (NewSchemaResolver makes one from a compiled
-// schema and a table of kinds). Its two operations take and return whole
+// and kind to its schema type: BuiltinTypes for the built-in kinds of
+// Kubernetes (package kube/builtin), NewSchemaResolver for a compiled
+// schema and a table of kinds (custom resources, for example), and
+// ChainResolvers to combine them. Its two operations take and return whole
 // objects as value trees:
 //
-//	m, _ := kube.NewFieldManager(resolver)
+//	m, _ := kube.NewFieldManager(kube.BuiltinTypes())
 //	obj, err := m.Apply(live, manifest, "kubectl")            // server-side apply
 //	obj, err = m.Update(obj, edited, "my-controller")          // create, update, patch
 //	obj, err = m.Update(obj, scale, "hpa", kube.Subresource("scale"))

@@ -2,28 +2,15 @@ package kube_test
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/structmerge/structmerge/kube"
-	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
 func ExampleFieldManager_Apply() {
-	data, _ := os.ReadFile("testdata/k8s.yaml")
-	s, err := schema.CompileYAML(data)
-	if err != nil {
-		panic(err)
-	}
-	types, err := kube.NewSchemaResolver(s, map[kube.GroupVersionKind]string{
-		{Version: "v1", Kind: "ConfigMap"}: "io.k8s.api.core.v1.ConfigMap",
-	})
-	if err != nil {
-		panic(err)
-	}
 	clock := func() time.Time { return time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) }
-	m, err := kube.NewFieldManager(types, kube.WithClock(clock))
+	m, err := kube.NewFieldManager(kube.BuiltinTypes(), kube.WithClock(clock))
 	if err != nil {
 		panic(err)
 	}

@@ -291,11 +291,8 @@ func objectName(obj value.Value) string {
 
 // apply runs a server-side apply of applied onto live.
 func (c *call) apply(live, applied value.Value, manager string, force bool) (value.Value, error) {
-	entries, _, _, err := rawManagedFields(live)
-	if err != nil {
-		return value.Value{}, fmt.Errorf("failed to decode managed fields: %w", err)
-	}
-	mg, err := decodeEntries(entries)
+	entries, fieldErrs, _, _ := rawManagedFields(live)
+	mg, err := decodeEntries(entries, fieldErrs)
 	if err != nil {
 		return value.Value{}, fmt.Errorf("failed to decode managed fields: %w", err)
 	}
@@ -392,7 +389,7 @@ func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, for
 	if gv := GVKOf(applied); gv.Group != c.gvk.Group || gv.Version != c.gvk.Version {
 		return value.Value{}, false, nil, &BadRequestError{Message: fmt.Sprintf("Incorrect version specified in apply patch. Specified patch version: %s, expected: %s", gv.APIVersion(), c.gvk.APIVersion())}
 	}
-	if _, present, _, _ := rawManagedFields(applied); present {
+	if _, _, present, _ := rawManagedFields(applied); present {
 		return value.Value{}, false, nil, &BadRequestError{Message: "metadata.managedFields must be nil"}
 	}
 	patch, err := typed.New(c.typ, applied)
@@ -440,21 +437,16 @@ func (c *call) update(live, obj value.Value, manager string) (value.Value, error
 // object's (none when those cannot be decoded).
 func (c *call) managedForUpdate(live, obj value.Value) *managed {
 	if c.sub == "" {
-		entries, present, reset, err := rawManagedFields(obj)
+		entries, fieldErrs, present, reset := rawManagedFields(obj)
 		if present && reset {
 			return newManaged()
 		}
-		if present && err == nil {
-			if mg, err := decodeEntries(entries); err == nil && len(mg.fields) > 0 {
-				return mg
-			}
+		if mg, err := decodeEntries(entries, fieldErrs); err == nil && len(mg.fields) > 0 {
+			return mg
 		}
 	}
-	entries, _, _, err := rawManagedFields(live)
-	if err != nil {
-		return newManaged()
-	}
-	mg, err := decodeEntries(entries)
+	entries, fieldErrs, _, _ := rawManagedFields(live)
+	mg, err := decodeEntries(entries, fieldErrs)
 	if err != nil {
 		return newManaged()
 	}

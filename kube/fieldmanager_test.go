@@ -512,3 +512,30 @@ func TestConcurrentApply(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestBuiltinTypes(t *testing.T) {
+	m, err := kube.NewFieldManager(kube.BuiltinTypes(), kube.WithClock(stepClock()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := m.Apply(value.Value{}, yv(t, `
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web}
+spec:
+  rules:
+  - host: example.com
+    http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+`), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(entriesOf(t, obj)); got != "kubectl/Apply/networking.k8s.io/v1/" {
+		t.Errorf("entries: %s", got)
+	}
+	if _, ok := kube.BuiltinTypes().ResolveType(kube.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Nope"}); ok {
+		t.Error("an unknown kind resolved")
+	}
+}

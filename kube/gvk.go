@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -130,5 +131,21 @@ func ChainResolvers(rs ...TypeResolver) TypeResolver {
 			}
 		}
 		return nil, false
+	})
+}
+
+// BuiltinTypes returns a TypeResolver for the built-in kinds of Kubernetes
+// (package kube/builtin, whose schema is compiled on first use).
+func BuiltinTypes() TypeResolver {
+	return TypeResolverFunc(func(gvk GroupVersionKind) (*schema.Type, bool) {
+		name, ok := builtin.TypeName(gvk.Group, gvk.Version, gvk.Kind)
+		if !ok {
+			return nil, false
+		}
+		s, err := builtin.Schema()
+		if err != nil {
+			return nil, false
+		}
+		return s.Type(name)
 	})
 }

@@ -160,9 +160,10 @@ func (e *ManagedFieldsError) Error() string { return e.Msg }
 func (e *ManagedFieldsError) Unwrap() error { return e.Err }
 
 // decodeEntries turns entries into the field manager's form, checking
-// them as the API server does. A later entry with the identity of an
-// earlier one replaces it.
-func decodeEntries(entries []ManagedFieldsEntry) (*managed, error) {
+// them in order as the API server does; fieldErrs, when not nil, holds for
+// each entry the error of reading its fieldsV1. A later entry with the
+// identity of an earlier one replaces it.
+func decodeEntries(entries []ManagedFieldsEntry, fieldErrs []error) (*managed, error) {
 	m := &managed{fields: make(fieldpath.Managers, len(entries)), times: make(map[string]time.Time, len(entries))}
 	for i, e := range entries {
 		if e.Operation != OperationApply && e.Operation != OperationUpdate {
@@ -177,6 +178,9 @@ func decodeEntries(entries []ManagedFieldsEntry) (*managed, error) {
 			return nil, &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("missing fieldsType in managed fields entry %d", i)}
 		default:
 			return nil, &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("invalid fieldsType %q in managed fields entry %d", e.FieldsType, i)}
+		}
+		if fieldErrs != nil && fieldErrs[i] != nil {
+			return nil, &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("error decoding versioned set of managed fields entry %d: error decoding set: %v", i, fieldErrs[i]), Err: fieldErrs[i]}
 		}
 		key := e.ManagerIdentity()
 		m.fields[key] = fieldpath.VersionedSet{Set: e.Fields, APIVersion: e.APIVersion, Applied: e.Operation == OperationApply}
@@ -265,35 +269,38 @@ var errMalformed = errors.New("metadata.managedFields is not a list of managed f
 // absent or malformed (not a list, an item that is not a map, a field of
 // the wrong type, a time that is not RFC 3339): such an object has no
 // managedFields at all. A field set that is not valid FieldsV1 is an error
-// (the list is present but cannot be decoded). reset reports a list the
-// API server reads as a request to clear managedFields: an empty list, or
-// a single entry that sets nothing.
-func rawManagedFields(obj value.Value) (entries []ManagedFieldsEntry, present, reset bool, err error) {
+// (the list is present but cannot be decoded): fieldErrs holds it at the
+// entry's index (fieldErrs is nil when there is none). reset reports a
+// list the API server reads as a request to clear managedFields: an empty
+// list, or a single entry that sets nothing.
+func rawManagedFields(obj value.Value) (entries []ManagedFieldsEntry, fieldErrs []error, present, reset bool) {
 	md, ok := field(obj, "metadata")
 	if !ok || md.Kind() != value.Map {
-		return nil, false, false, nil
+		return nil, nil, false, false
 	}
 	list, ok := md.Get("managedFields")
 	if !ok || list.Kind() != value.List {
-		return nil, false, false, nil
+		return nil, nil, false, false
 	}
 	entries = make([]ManagedFieldsEntry, 0, list.Len())
 	reset = list.Len() == 0
-	var fieldsErr error
 	for i, item := range list.Items() {
 		e, hasFields, ok, ferr := entryFromValue(item)
 		if !ok {
-			return nil, false, false, nil
+			return nil, nil, false, false
 		}
 		if list.Len() == 1 && isEmptyEntry(e, hasFields) {
 			reset = true
 		}
-		if ferr != nil && fieldsErr == nil {
-			fieldsErr = &ManagedFieldsError{Index: i, Msg: fmt.Sprintf("error decoding versioned set of managed fields entry %d: error decoding set: %v", i, ferr), Err: ferr}
+		if ferr != nil {
+			if fieldErrs == nil {
+				fieldErrs = make([]error, list.Len())
+			}
+			fieldErrs[i] = ferr
 		}
 		entries = append(entries, e)
 	}
-	return entries, true, reset, fieldsErr
+	return entries, fieldErrs, true, reset
 }
 
 // isEmptyEntry reports whether item reads as the zero entry (no known
@@ -376,14 +383,11 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 // a fieldsV1 that is not a valid field set is an error
 // (*ManagedFieldsError).
 func DecodeManagedFields(obj value.Value) ([]ManagedFieldsEntry, error) {
-	entries, present, _, err := rawManagedFields(obj)
+	entries, fieldErrs, present, _ := rawManagedFields(obj)
 	if !present {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	if _, err := decodeEntries(entries); err != nil {
+	if _, err := decodeEntries(entries, fieldErrs); err != nil {
 		return nil, err
 	}
 	for i := range entries {
@@ -542,14 +546,11 @@ func UnmarshalManagedFields(data []byte) ([]ManagedFieldsEntry, error) {
 		return nil, nil
 	}
 	obj := value.NewMap([]value.Field{{Name: "metadata", Value: value.NewMap([]value.Field{{Name: "managedFields", Value: v}})}})
-	entries, present, _, err := rawManagedFields(obj)
+	entries, fieldErrs, present, _ := rawManagedFields(obj)
 	if !present {
 		return nil, errMalformed
 	}
-	if err != nil {
-		return nil, err
-	}
-	if _, err := decodeEntries(entries); err != nil {
+	if _, err := decodeEntries(entries, fieldErrs); err != nil {
 		return nil, err
 	}
 	return entries, nil

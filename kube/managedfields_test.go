@@ -82,6 +82,9 @@ func TestDecodeManagedFieldsErrors(t *testing.T) {
 		{`[{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1"},{"manager":"n","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV2"}]`, `invalid fieldsType "FieldsV2" in managed fields entry 1`},
 		{`[{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"k:notjson":{}}}]`, "error decoding set"},
 		{`[{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":"f:a"}]`, "error decoding set"},
+		// Entries are checked in order, each completely.
+		{`[{"manager":"m","operation":"Patch","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{}},{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":"f:a"}]`, "operation must be"},
+		{`[{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":"f:a"},{"manager":"m","operation":"Patch","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{}}]`, "entry 0: error decoding set"},
 	}
 	for _, tt := range tests {
 		_, err := kube.UnmarshalManagedFields([]byte(tt.list))

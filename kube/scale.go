@@ -35,8 +35,8 @@ func (m *FieldManager) scale(parent, scaleObj value.Value, manager string, r req
 	if !ok || len(replicasPath) == 0 {
 		return value.Value{}, &BadRequestError{Message: fmt.Sprintf("%v has no scale subresource", pgvk)}
 	}
-	parentEntries, _, _, err := rawManagedFields(parent)
-	if err != nil {
+	parentEntries, parentErrs, _, _ := rawManagedFields(parent)
+	if _, err := decodeEntries(parentEntries, parentErrs); err != nil {
 		return value.Value{}, err
 	}
 	scaleEntries, err := toSubresource(parentEntries, mappings)
@@ -71,10 +71,7 @@ func (m *FieldManager) scale(parent, scaleObj value.Value, manager string, r req
 			out = o
 		}
 	}
-	resEntries, _, _, err := rawManagedFields(res)
-	if err != nil {
-		return value.Value{}, err
-	}
+	resEntries, _, _, _ := rawManagedFields(res)
 	entries, err := toParent(parentEntries, resEntries, mappings, gv)
 	if err != nil {
 		return value.Value{}, err
@@ -202,12 +199,13 @@ func selectorString(sel value.Value) string {
 // entry of the same manager owning the Scale's replicas; the others are
 // left out.
 func toSubresource(parentEntries []ManagedFieldsEntry, mappings ResourcePathMappings) ([]ManagedFieldsEntry, error) {
-	parent, err := decodeEntries(parentEntries)
+	parent, err := decodeEntries(parentEntries, nil)
 	if err != nil {
 		return nil, err
 	}
 	out := newManaged()
-	for key, vs := range parent.fields {
+	for _, key := range parent.fields.Names() {
+		vs := parent.fields[key]
 		p, ok := mappings[vs.APIVersion]
 		if !ok || p == nil || !vs.Set.Has(p) {
 			continue
@@ -228,11 +226,11 @@ func toSubresource(parentEntries []ManagedFieldsEntry, mappings ResourcePathMapp
 // owning the parent's replicas at version gv, with the time (if any) the
 // parent has under that identity.
 func toParent(parentEntries, scaleEntries []ManagedFieldsEntry, mappings ResourcePathMappings, gv string) ([]ManagedFieldsEntry, error) {
-	parent, err := decodeEntries(parentEntries)
+	parent, err := decodeEntries(parentEntries, nil)
 	if err != nil {
 		return nil, err
 	}
-	scale, err := decodeEntries(scaleEntries)
+	scale, err := decodeEntries(scaleEntries, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,9 @@ type Scenario struct {
 // Step is one operation of a Scenario and what it must do.
 type Step struct {
 	Op scenario.Operation
+	// Schema, when non-nil, is the schema text the step and the following
+	// ones run with (a schema change).
+	Schema []byte
 	// Conflicts, when non-empty, are the conflicts the step fails with.
 	Conflicts []scenario.Conflict
 	// Error, when HasError, is text the step's error contains.
@@ -62,6 +65,12 @@ func (sc *Scenario) YAML() []byte {
 		b.WriteString("  manager: " + FormatValue(st.Op.Manager) + "\n")
 		b.WriteString("  apiVersion: " + FormatValue(st.Op.APIVersion) + "\n")
 		b.WriteString("  object: " + FormatValue(st.Op.Object) + "\n")
+		if st.Schema != nil {
+			b.WriteString("  schema:\n    inline: |\n")
+			for _, line := range strings.Split(strings.TrimRight(string(st.Schema), "\n"), "\n") {
+				b.WriteString("      " + line + "\n")
+			}
+		}
 		if len(st.Conflicts) == 0 && !st.HasError && st.After == nil {
 			continue
 		}

@@ -355,7 +355,11 @@ func hasKeyFields(t *Type, keys []keySpec) bool {
 func (g *schemaGen) fieldType(depth int, ancestors []string) (string, *Type) {
 	deep := depth >= g.opts.MaxDepth
 	for {
-		switch k := g.r.IntN(100); {
+		switch k := g.r.IntN(112); {
+		case k >= 100:
+			if t, prefix := g.moreFieldTypes(k-100, deep, depth, ancestors); t != nil {
+				return prefix, t
+			}
 		case k < 8:
 			return "str", &Type{Kind: KindScalar, Scalar: "string"}
 		case k < 14:
@@ -464,6 +468,42 @@ func (g *schemaGen) fieldType(depth int, ancestors []string) (string, *Type) {
 			// A recursive reference to an enclosing type.
 			return "self", &Type{Kind: KindRef, Ref: ancestors[g.r.IntN(len(ancestors))]}
 		}
+	}
+}
+
+// moreFieldTypes returns the rarer field types (k in [0, 12)), or nil to
+// draw again.
+func (g *schemaGen) moreFieldTypes(k int, deep bool, depth int, ancestors []string) (*Type, string) {
+	switch {
+	case k < 3:
+		// An untyped scalar: any scalar kind.
+		return &Type{Kind: KindScalar, Scalar: "untyped"}, "scalar"
+	case k < 6:
+		// A named scalar type.
+		n := &Named{Name: "s" + strconv.Itoa(len(g.s.Types)), Type: scalarType(g.r)}
+		g.s.Types = append(g.s.Types, n)
+		g.s.byName[n.Name] = n
+		return &Type{Kind: KindRef, Ref: n.Name}, "nscalar"
+	case k < 9:
+		// A granular map whose values are lists.
+		var lt *Type
+		switch {
+		case !deep && g.chance(0.4):
+			keys := keyChoices[0]
+			lt = &Type{Kind: KindList, Elem: g.itemStruct(keys, depth, ancestors), Keys: keyNames(keys)}
+		case g.chance(0.5):
+			lt = &Type{Kind: KindList, Elem: &Type{Kind: KindScalar, Scalar: "string"}}
+		default:
+			lt = &Type{Kind: KindList, Elem: scalarType(g.r), Atomic: true}
+		}
+		return &Type{Kind: KindMap, Elem: lt}, "lmap"
+	default:
+		// An atomic list of lists or of maps.
+		elem := &Type{Kind: KindList, Elem: scalarType(g.r), Atomic: true}
+		if g.chance(0.5) {
+			elem = &Type{Kind: KindMap, Elem: scalarType(g.r), Atomic: g.chance(0.5)}
+		}
+		return &Type{Kind: KindList, Elem: elem, Atomic: true}, "llist"
 	}
 }
 
@@ -576,4 +616,116 @@ func writeRelationship(b *strings.Builder, ind string, t *Type) {
 	case t.ExplicitSeparable:
 		b.WriteString(ind + "elementRelationship: separable\n")
 	}
+}
+
+// Changed returns a copy of s with one relationship changed, as a schema
+// changes between versions of a program: a struct, map or list made atomic,
+// or an atomic one made granular (a list only when it can be: a list of
+// scalars becomes a set, a keyed list regains its keys). ok is false when s
+// has nothing to change.
+func (s *Schema) Changed(r *rand.Rand) (out *Schema, ok bool) {
+	out = &Schema{Root: s.Root, byName: map[string]*Named{}}
+	var cands []*Type
+	var cp func(t *Type) *Type
+	cp = func(t *Type) *Type {
+		if t == nil {
+			return nil
+		}
+		c := *t
+		c.Fields = make([]Field, len(t.Fields))
+		for i, f := range t.Fields {
+			f.Type = cp(f.Type)
+			c.Fields[i] = f
+		}
+		c.Elem, c.Extra = cp(t.Elem), cp(t.Extra)
+		switch {
+		case c.Kind == KindStruct, c.Kind == KindMap:
+			cands = append(cands, &c)
+		case c.Kind == KindList && (len(c.Keys) > 0 || c.Elem.Kind == KindScalar):
+			cands = append(cands, &c)
+		}
+		return &c
+	}
+	for _, n := range s.Types {
+		c := &Named{Name: n.Name, Type: cp(n.Type)}
+		out.Types = append(out.Types, c)
+		out.byName[c.Name] = c
+	}
+	if len(cands) == 0 {
+		return s, false
+	}
+	t := cands[r.IntN(len(cands))]
+	t.Atomic = !t.Atomic
+	return out, true
+}
+
+// Pruned returns a copy of s without the struct fields that keep says
+// are not needed (key fields always stay) and without the named types the
+// root no longer reaches; it makes a minimised case readable.
+func (s *Schema) Pruned(keep func(field string) bool) *Schema {
+	keys := map[string]bool{}
+	for _, n := range s.Types {
+		walkAll(n.Type, func(t *Type) {
+			for _, k := range t.Keys {
+				keys[k] = true
+			}
+		})
+	}
+	var cp func(t *Type) *Type
+	cp = func(t *Type) *Type {
+		if t == nil {
+			return nil
+		}
+		c := *t
+		c.Fields = nil
+		for _, f := range t.Fields {
+			if keys[f.Name] || keep(f.Name) {
+				f.Type = cp(f.Type)
+				c.Fields = append(c.Fields, f)
+			}
+		}
+		c.Elem, c.Extra = cp(t.Elem), cp(t.Extra)
+		return &c
+	}
+	all := map[string]*Named{}
+	for _, n := range s.Types {
+		all[n.Name] = &Named{Name: n.Name, Type: cp(n.Type)}
+	}
+	reached := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if reached[name] || all[name] == nil {
+			return
+		}
+		reached[name] = true
+		if name == UntypedDeduced {
+			visit(UntypedAtomic)
+		}
+		walkAll(all[name].Type, func(t *Type) {
+			if t.Kind == KindRef {
+				visit(t.Ref)
+			}
+		})
+	}
+	visit(s.Root)
+	out := &Schema{Root: s.Root, byName: map[string]*Named{}}
+	for _, n := range s.Types {
+		if reached[n.Name] {
+			out.Types = append(out.Types, all[n.Name])
+			out.byName[n.Name] = all[n.Name]
+		}
+	}
+	return out
+}
+
+func walkAll(t *Type, f func(*Type)) {
+	if t == nil {
+		return
+	}
+	f(t)
+	for _, fl := range t.Fields {
+		walkAll(fl.Type, f)
+	}
+	walkAll(t.Elem, f)
+	walkAll(t.Extra, f)
 }

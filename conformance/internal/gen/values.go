@@ -19,6 +19,7 @@ type Values struct {
 // odd values, drawn rarely, that exercise escaping and number formatting.
 var (
 	stringPool = []any{"x", "y", "z"}
+	extraKeys  = []any{"u", "v", "w"}
 	oddStrings = []any{"", "a b", "q\"uote", "back\\slash", "<a&b>", "é", "line\nbreak", "k:{}", "."}
 	// Integers stay within ±2^53: SMD reads FieldsV1 numbers as float64, so
 	// larger ones in set members change when SMD re-encodes a field set, a
@@ -119,6 +120,15 @@ func (g *Values) scalar(kind string) any {
 	return g.scalar("string")
 }
 
+// member returns a value for a set member: a scalar, from a slightly
+// larger alphabet so that long sets are possible.
+func (g *Values) member(kind string) any {
+	if (kind == "string" || kind == "numeric") && g.chance(0.2) {
+		return g.keyValue(kind)
+	}
+	return g.scalar(kind)
+}
+
 // keyValue returns a value for a key field.
 func (g *Values) keyValue(kind string) any {
 	if kind == "numeric" {
@@ -128,10 +138,16 @@ func (g *Values) keyValue(kind string) any {
 		case k == 1:
 			return 1.5
 		}
+		if g.chance(0.2) {
+			return int64(4 + g.R.IntN(3))
+		}
 		return int64(1 + g.R.IntN(3))
 	}
 	if g.chance(0.02) {
 		return oddStrings[g.R.IntN(len(oddStrings))]
+	}
+	if g.chance(0.2) {
+		return extraKeys[g.R.IntN(len(extraKeys))]
 	}
 	return stringPool[g.R.IntN(len(stringPool))]
 }
@@ -170,6 +186,9 @@ func (g *Values) structValue(e *Type, depth int, skip []string) map[string]any {
 
 func (g *Values) listValue(e *Type, depth int) []any {
 	n := g.R.IntN(4)
+	if g.chance(0.15) {
+		n = 3 + g.R.IntN(4) // a longer list, to exercise ordering
+	}
 	out := make([]any, 0, n)
 	switch {
 	case e.Atomic:
@@ -181,7 +200,7 @@ func (g *Values) listValue(e *Type, depth int) []any {
 	case len(e.Keys) == 0:
 		elem := g.S.Resolve(e.Elem)
 		for range n {
-			v := g.scalar(elem.Scalar)
+			v := g.member(elem.Scalar)
 			if !slices.ContainsFunc(out, func(x any) bool { return SameValue(x, v) }) {
 				out = append(out, v)
 			}
@@ -433,7 +452,7 @@ func (g *Values) mutateList(e *Type, l []any, depth int) []any {
 			out = append(out, item)
 		}
 		if g.chance(0.3) {
-			nv := g.scalar(elem.Scalar)
+			nv := g.member(elem.Scalar)
 			if !slices.ContainsFunc(out, func(x any) bool { return SameValue(x, nv) }) {
 				out = append(out, nv)
 			}
@@ -580,6 +599,16 @@ func (g *Values) breakValue(e *Type, v any) any {
 		}
 		if len(e.Keys) == 0 {
 			return append(out, map[string]any{"k1": "x"})
+		}
+		if len(l) > 0 && g.chance(0.5) {
+			// An item whose key is null.
+			m, _ := l[g.R.IntN(len(l))].(map[string]any)
+			c := make(map[string]any, len(m))
+			for k, x := range m {
+				c[k] = x
+			}
+			c[e.Keys[g.R.IntN(len(e.Keys))]] = nil
+			return append(out, c)
 		}
 		return append(out, map[string]any{}) // an item without its keys
 	}
