@@ -79,7 +79,7 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 			continue
 		}
 		w.path = append(w.path, pes[i])
-		if idx.hasDuplicates(pes[i]) {
+		if idx.hasDuplicates(i) {
 			// A repeated key is owned as a whole, once.
 			if !idx.isDuplicate(i) {
 				w.insert()

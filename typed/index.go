@@ -10,11 +10,14 @@ import (
 
 // itemIndex finds the items of an associative list by path element. It is
 // built once per list per walk by sorting positions, so lookups cost
-// O(log n) and nothing is hashed or allocated per item.
+// O(log n), duplicates are known in O(1), and nothing is hashed.
 type itemIndex struct {
 	pes   []fieldpath.PathElement // by position; zero element where ok[i] is false
 	ok    []bool
 	order []int32 // positions with ok, sorted by (element, position)
+	// first[i] is the position of the first item with the same element as
+	// item i; count[i] how many items have it (both set where ok[i]).
+	first, count []int32
 }
 
 // indexItems computes the path elements of the items of an associative
@@ -52,7 +55,19 @@ func newItemIndex(pes []fieldpath.PathElement, ok []bool) itemIndex {
 			return int(a - b)
 		})
 	}
-	return itemIndex{pes: pes, ok: ok, order: order}
+	meta := make([]int32, 2*len(pes))
+	first, count := meta[:len(pes)], meta[len(pes):]
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && pes[order[hi]].Equal(pes[order[lo]]) {
+			hi++
+		}
+		for _, p := range order[lo:hi] {
+			first[p], count[p] = order[lo], int32(hi-lo)
+		}
+		lo = hi
+	}
+	return itemIndex{pes: pes, ok: ok, order: order, first: first, count: count}
 }
 
 func sortedUnique(pes []fieldpath.PathElement, order []int32) bool {
@@ -64,8 +79,8 @@ func sortedUnique(pes []fieldpath.PathElement, order []int32) bool {
 	return true
 }
 
-// lookup returns the first position holding pe and how many positions hold it.
-func (x *itemIndex) lookup(pe fieldpath.PathElement) (first int, count int) {
+// search returns the index in order of the first position holding pe, or -1.
+func (x *itemIndex) search(pe fieldpath.PathElement) int {
 	lo, hi := 0, len(x.order)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -75,42 +90,34 @@ func (x *itemIndex) lookup(pe fieldpath.PathElement) (first int, count int) {
 			hi = m
 		}
 	}
-	n := 0
-	for j := lo; j < len(x.order) && x.pes[x.order[j]].Equal(pe); j++ {
-		n++
+	if lo < len(x.order) && x.pes[x.order[lo]].Equal(pe) {
+		return lo
 	}
-	if n == 0 {
+	return -1
+}
+
+// lookup returns the first position holding pe and how many positions hold it.
+func (x *itemIndex) lookup(pe fieldpath.PathElement) (first int, count int) {
+	j := x.search(pe)
+	if j < 0 {
 		return -1, 0
 	}
-	return int(x.order[lo]), n
+	p := x.order[j]
+	return int(p), int(x.count[p])
 }
 
 // positions returns every position holding pe, in list order.
 func (x *itemIndex) positions(pe fieldpath.PathElement) []int32 {
-	lo, hi := 0, len(x.order)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if x.pes[x.order[m]].Compare(pe) < 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	j := x.search(pe)
+	if j < 0 {
+		return nil
 	}
-	end := lo
-	for end < len(x.order) && x.pes[x.order[end]].Equal(pe) {
-		end++
-	}
-	return x.order[lo:end]
+	return x.order[j : j+int(x.count[x.order[j]])]
 }
 
 // isDuplicate reports whether the item at position i repeats an earlier one.
-func (x *itemIndex) isDuplicate(i int) bool {
-	first, _ := x.lookup(x.pes[i])
-	return first != i
-}
+func (x *itemIndex) isDuplicate(i int) bool { return x.ok[i] && int(x.first[i]) != i }
 
-// hasDuplicates reports whether any element occurs twice.
-func (x *itemIndex) hasDuplicates(pe fieldpath.PathElement) bool {
-	_, n := x.lookup(pe)
-	return n > 1
-}
+// hasDuplicates reports whether the item at position i shares its element
+// with another item.
+func (x *itemIndex) hasDuplicates(i int) bool { return x.ok[i] && x.count[i] > 1 }

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/value"
+)
+
+// badInput is an error in what the user gave (exit status 2).
+type badInput struct{ msg string }
+
+func (e badInput) Error() string { return e.msg }
+
+func badf(format string, args ...any) error { return badInput{fmt.Sprintf(format, args...)} }
+
+// object is one Kubernetes object read from a file, with where it came from.
+type object struct {
+	Value value.Value
+	File  string // "-" for standard input
+	Doc   int    // 1-based document index in the file
+	Line  int    // line of the document (0 for JSON)
+	Item  int    // 1-based index in a List, 0 when not in one
+}
+
+// where names the object's place: "web.yaml: document 2 (line 7)".
+func (o object) where() string {
+	s := o.File + ": document " + fmt.Sprint(o.Doc)
+	if o.Line > 0 {
+		s += fmt.Sprintf(" (line %d)", o.Line)
+	}
+	if o.Item > 0 {
+		s += fmt.Sprintf(", List item %d", o.Item)
+	}
+	return s
+}
+
+func str(v value.Value, names ...string) string {
+	for _, n := range names {
+		if v.Kind() != value.Map {
+			return ""
+		}
+		v, _ = v.Get(n)
+	}
+	if v.Kind() != value.String {
+		return ""
+	}
+	return v.AsString()
+}
+
+// gvk returns the object's apiVersion and kind.
+func (o object) gvk() kube.GroupVersionKind { return kube.GVKOf(o.Value) }
+
+func (o object) namespace() string { return str(o.Value, "metadata", "namespace") }
+func (o object) name() string      { return str(o.Value, "metadata", "name") }
+
+// resource names the object as kubectl does in messages: Deployment default/web.
+func (o object) resource() string {
+	n := o.name()
+	if ns := o.namespace(); ns != "" {
+		n = ns + "/" + n
+	}
+	return o.gvk().Kind + " " + n
+}
+
+// key identifies the object among others: apiVersion, kind, namespace, name.
+func (o object) key() string {
+	ns := o.namespace()
+	if ns == "" {
+		ns = "default"
+	}
+	return str(o.Value, "apiVersion") + "|" + str(o.Value, "kind") + "|" + ns + "|" + o.name()
+}
+
+// readObjects reads every object of the named files and directories ("-" is
+// stdin), recursing into subdirectories when recursive is set.
+func readObjects(paths []string, recursive bool, stdin io.Reader) ([]object, error) {
+	var out []object
+	for _, p := range paths {
+		if p == "-" {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, badf("-: %v", err)
+			}
+			objs, err := decodeObjects("-", data)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, objs...)
+			continue
+		}
+		files, err := expand(p, recursive)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, badf("%v", err)
+			}
+			objs, err := decodeObjects(f, data)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, objs...)
+		}
+	}
+	return out, nil
+}
+
+// expand lists the manifest files of a path: the file itself, or the .yaml,
+// .yml and .json files of a directory (and of its subdirectories when
+// recursive), sorted.
+func expand(p string, recursive bool) ([]string, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if f != p && !recursive {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(f)) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// decodeObjects decodes the documents of one file (YAML stream or JSON) and
+// expands Lists.
+func decodeObjects(file string, data []byte) ([]object, error) {
+	var docs []value.Document
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		v, err := value.FromJSON(data)
+		if err != nil {
+			return nil, badf("%s: %v", file, err)
+		}
+		docs = []value.Document{{Value: v}}
+	} else {
+		d, err := value.FromYAMLDocuments(data)
+		if err != nil {
+			return nil, badf("%s: %v", file, err)
+		}
+		docs = d
+	}
+	var out []object
+	for i, d := range docs {
+		o := object{Value: d.Value, File: file, Doc: i + 1, Line: d.Line}
+		if err := checkObject(o); err != nil {
+			return nil, err
+		}
+		if kind := str(o.Value, "kind"); strings.HasSuffix(kind, "List") && o.Value.Has("items") {
+			items, _ := o.Value.Get("items")
+			if items.Kind() != value.List && !items.IsNull() {
+				return nil, badf("%s: .items: a %s must have a list of items", o.where(), kind)
+			}
+			for j, it := range items.Items() {
+				io := o
+				io.Value, io.Item = it, j+1
+				if err := checkObject(io); err != nil {
+					return nil, err
+				}
+				out = append(out, io)
+			}
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// checkObject makes sure o is an object with an apiVersion and a kind.
+func checkObject(o object) error {
+	if o.Value.Kind() != value.Map {
+		return badf("%s: not an object (a %s)", o.where(), o.Value.Kind())
+	}
+	for _, f := range []string{"apiVersion", "kind"} {
+		if str(o.Value, f) == "" {
+			return badf("%s: .%s: missing (every object needs apiVersion and kind)", o.where(), f)
+		}
+	}
+	if _, err := kube.GVK(str(o.Value, "apiVersion"), str(o.Value, "kind")); err != nil {
+		return badf("%s: .apiVersion: %v", o.where(), err)
+	}
+	return nil
+}
+
+// findLive returns the live object matching o, if any.
+func findLive(live []object, o object) (object, bool) {
+	k := o.key()
+	for _, l := range live {
+		if l.key() == k {
+			return l, true
+		}
+	}
+	return object{}, false
+}
