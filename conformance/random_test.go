@@ -179,6 +179,12 @@ func rndRunCaseWith(seed uint64, i int, c *rndCompiled, wrap func(scenario.Typed
 	if r.IntN(10) == 0 {
 		nOps = 6 + r.IntN(6) // a longer history
 	}
+	// Sometimes the schema changes before one of the later writes; the
+	// writes from then on use the changed schema.
+	changeAt := -1
+	if r.IntN(100) < 10 {
+		changeAt = 1 + r.IntN(nOps-1)
+	}
 	var prev *scenario.Operation
 	for k := range nOps {
 		op := rndOp(r, vals, state, managers, lastApplied, k == nOps-1)
@@ -187,9 +193,7 @@ func rndRunCaseWith(seed uint64, i int, c *rndCompiled, wrap func(scenario.Typed
 		}
 		prev = &op
 		st := rndCaseStep{before: state, op: op}
-		stepS, stepSMD, stepSM := s, smdT, smT
-		if k == nOps-1 && r.IntN(100) < 8 {
-			// The last write happens after a schema change.
+		if k == changeAt {
 			if changed, ok := s.Changed(r); ok {
 				cc := rndCompileSchema(changed, wrap)
 				if cc.setupErr != nil || cc.smErr != "" {
@@ -202,12 +206,16 @@ func rndRunCaseWith(seed uint64, i int, c *rndCompiled, wrap func(scenario.Typed
 					}
 					return res
 				}
-				st.changed, stepS, stepSMD, stepSM = changed, changed, cc.smd, cc.sm
+				s, smdT, smT = changed, cc.smd, cc.sm
+				vals.S = changed
 			}
 		}
-		st.smd = rndDoSafely(stepSMD, state, op)
-		st.sm = rndDoSafely(stepSM, state, op)
-		st.v = rndJudge(stepS, st)
+		if s != c.schema {
+			st.changed = s
+		}
+		st.smd = rndDoSafely(smdT, state, op)
+		st.sm = rndDoSafely(smT, state, op)
+		st.v = rndJudge(s, st)
 		res.steps = append(res.steps, st)
 		if st.v.class == rndOutcomeMismatch {
 			res.failed = len(res.steps) - 1
@@ -257,7 +265,10 @@ func rndStartState(r *rand.Rand, vals *gen.Values, smdT scenario.Typed, managers
 	for _, name := range managers {
 		sub, ok := rndSubsetFields(r, full.FieldsV1)
 		if !ok {
-			continue
+			if r.IntN(4) > 0 {
+				continue
+			}
+			sub = []byte("{}") // a manager that owns nothing
 		}
 		st.Managers[name] = scenario.Manager{APIVersion: rndVersion(r), Applied: r.IntN(2) == 0, FieldsV1: sub}
 	}
@@ -1115,11 +1126,13 @@ func rndScenarioOf(seed uint64, r rndCaseResult, from, to int) *gen.Scenario {
 // results; it starts from the state before the first step.
 func rndScenario(desc string, schemaText []byte, root string, steps []rndCaseStep) *gen.Scenario {
 	sc := &gen.Scenario{Description: desc, Schema: schemaText, Type: root, Live: steps[0].before}
+	var current *gen.Schema
 	for _, st := range steps {
 		step := gen.Step{Op: st.op}
-		if st.changed != nil {
+		if st.changed != nil && st.changed != current {
 			step.Schema = st.changed.YAML()
 		}
+		current = st.changed
 		var ce *scenario.ConflictsError
 		switch {
 		case errors.As(st.smd.err, &ce) && st.op.Op == scenario.OpApply:

@@ -17,6 +17,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
@@ -64,17 +65,51 @@ func TestApplyFuzzSeeds(t *testing.T) {
 	if len(seeds) < 50 {
 		t.Fatalf("only %d seeds; the scenario corpus was not found", len(seeds))
 	}
+	committed := feCommittedSeeds(t)
+	if len(committed) == 0 {
+		t.Fatal("no committed seeds in testdata/fuzz/FuzzApply")
+	}
+	seeds = append(seeds, committed...)
 	var total feStats
 	for _, s := range seeds {
 		st := feRun(t, schemas, s.program, s.docs)
 		total.add(st)
 	}
 	t.Logf("%d seeds: %+v", len(seeds), total)
-	// The seeds must exercise every kind of operation, or the harness is
-	// not doing what it claims.
-	if total.applied == 0 || total.forced == 0 || total.updated == 0 || total.conflicts == 0 || total.retried == 0 {
+	// The seeds must exercise every kind of operation and the one quirk
+	// the harness tolerates, or the harness is not doing what it claims.
+	if total.applied == 0 || total.forced == 0 || total.updated == 0 || total.conflicts == 0 || total.retried == 0 || total.quirks == 0 {
 		t.Errorf("seeds do not cover every operation: %+v", total)
 	}
+}
+
+// feCommittedSeeds reads the corpus committed under testdata/fuzz/FuzzApply
+// (files in go test's corpus format: a []byte and a string line).
+func feCommittedSeeds(t *testing.T) []feSeed {
+	t.Helper()
+	files, err := filepath.Glob("testdata/fuzz/FuzzApply/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seeds []feSeed
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) != 3 || lines[0] != "go test fuzz v1" ||
+			!strings.HasPrefix(lines[1], "[]byte(") || !strings.HasPrefix(lines[2], "string(") {
+			t.Fatalf("%s: not a FuzzApply corpus file", name)
+		}
+		program, err1 := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+		docs, err2 := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[2], "string("), ")"))
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %v %v", name, err1, err2)
+		}
+		seeds = append(seeds, feSeed{[]byte(program), docs})
+	}
+	return seeds
 }
 
 // TestApplyRandomPrograms runs random programs through FuzzApply's
@@ -107,6 +142,21 @@ func TestApplyRandomPrograms(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs: %+v", n, total)
+}
+
+// TestFuzzQuirkScenarios runs the scenarios of testdata/fuzz/quirks on
+// structmerge. Each shows where an invariant of FuzzApply holds only up to
+// null against an empty list or map (or, for the deduced type, only for map
+// roots), which FuzzApply accepts; conformance's TestReliabilityQuirksOnSMD
+// checks that the reference does the same.
+func TestFuzzQuirkScenarios(t *testing.T) {
+	var out strings.Builder
+	if code := scenario.RunPaths(&out, native.Engine{}, []string{"../testdata/fuzz/quirks"}); code != 0 {
+		t.Errorf("exit %d:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), " passed, 0 failed") || strings.Contains(out.String(), "\n0 passed") {
+		t.Errorf("unexpected report:\n%s", out.String())
+	}
 }
 
 // Schemas.

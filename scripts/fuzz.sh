@@ -16,8 +16,9 @@
 #   FUZZ_PARALLEL  fuzzing workers per target (default: go test's, GOMAXPROCS)
 #   FUZZ_CONFORMANCE=1  also the conformance module's targets
 #
-# Exits 0 when every target passed, 1 otherwise, 2 when nothing could be
-# listed (a package does not build).
+# A package whose tests do not build is reported as a failure, and the
+# other packages' targets still run. Exits 0 when every target passed and
+# every package built, 1 otherwise, 2 when there is no target at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,9 +38,12 @@ list() {
 	local module="$1" pkg
 	for pkg in $(cd "$module" && go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do
 		if ! (cd "$module" && go test -list '^Fuzz' "$pkg") >"$tmp/list" 2>&1; then
-			echo "fuzz: listing the tests of $pkg failed:" >&2
-			cat "$tmp/list" >&2
-			exit 2
+			# A package whose tests do not build fails, and the others run.
+			{
+				echo "FAIL  $pkg  (its tests do not build)"
+				sed 's/^/    /' "$tmp/list" | head -n 20
+			} >>"$tmp/broken"
+			continue
 		fi
 		{ grep '^Fuzz' "$tmp/list" || true; } | while read -r name; do
 			printf '%s\t%s\t%s\n' "$module" "$pkg" "$name"
@@ -47,6 +51,7 @@ list() {
 	done
 }
 
+: >"$tmp/broken"
 {
 	list .
 	if [ "${FUZZ_CONFORMANCE:-0}" = 1 ]; then
@@ -58,11 +63,13 @@ if [ -n "$match" ]; then
 	mv "$tmp/selected" "$tmp/targets"
 fi
 total="$(wc -l <"$tmp/targets")"
-if [ "$total" = 0 ]; then
+broken="$(grep -c '^FAIL' "$tmp/broken" || true)"
+if [ "$total" = 0 ] && [ "$broken" = 0 ]; then
 	echo "fuzz: no fuzz targets found" >&2
 	exit 2
 fi
 
+cat "$tmp/broken"
 failed=0
 allexecs=0
 while IFS=$'\t' read -r module pkg name; do
@@ -74,11 +81,22 @@ while IFS=$'\t' read -r module pkg name; do
 	# The last progress line: "fuzz: elapsed: 10s, execs: 61234 (6123/sec), new interesting: 12 (total: 162)"
 	last="$(grep '^fuzz: elapsed:' "$tmp/out" | tail -n 1 || true)"
 	execs="$(sed -n 's/.*execs: \([0-9]*\).*/\1/p' <<<"$last")"
-	rate="$(sed -n 's/.*execs: [0-9]* (\([0-9]*\)\/sec).*/\1/p' <<<"$last")"
 	new="$(sed -n 's/.*new interesting: \([0-9]*\).*/\1/p' <<<"$last")"
+	# The average rate over the fuzzing time (the last line's own rate is
+	# that of its last tick).
+	elapsed="$(sed -n 's/^fuzz: elapsed: \([0-9hms.]*\),.*/\1/p' <<<"$last" |
+		awk '{ t = 0; s = $0
+			if (match(s, /[0-9.]+h/)) t += 3600 * substr(s, RSTART, RLENGTH - 1)
+			if (match(s, /[0-9.]+m/)) t += 60 * substr(s, RSTART, RLENGTH - 1)
+			if (match(s, /[0-9.]+s/)) t += substr(s, RSTART, RLENGTH - 1)
+			print t }')"
 	allexecs=$((allexecs + ${execs:-0}))
-	if [ "$rc" = 0 ]; then
-		printf 'PASS  %s  %s  %ss  execs %s (%s/s)  new %s\n' "$pkg" "$name" "$took" "${execs:-?}" "${rate:-?}" "${new:-?}"
+	if [ "$rc" = 0 ] && [ -z "$execs" ]; then
+		printf 'PASS  %s  %s  %ss  seed corpus only (%s)\n' "$pkg" "$name" "$took" \
+			"$(sed -n 's/.*gathering baseline coverage: \([0-9/]*\).*/baseline coverage \1/p' <<<"$last")"
+	elif [ "$rc" = 0 ]; then
+		rate="$(awk -v n="$execs" -v t="${elapsed:-0}" 'BEGIN { if (t > 0) printf "%d", n / t; else print "?" }')"
+		printf 'PASS  %s  %s  %ss  execs %s (%s/s)  new %s\n' "$pkg" "$name" "$took" "$execs" "$rate" "${new:-?}"
 	else
 		failed=$((failed + 1))
 		printf 'FAIL  %s  %s  %ss  execs %s  (exit %s)\n' "$pkg" "$name" "$took" "${execs:-?}" "$rc"
@@ -87,5 +105,9 @@ while IFS=$'\t' read -r module pkg name; do
 	fi
 done <"$tmp/targets"
 
-echo "$total targets, $((total - failed)) passed, $failed failed, $allexecs executions (FUZZTIME=$fuzztime each)"
-[ "$failed" = 0 ]
+summary="$total targets, $((total - failed)) passed, $failed failed, $allexecs executions (FUZZTIME=$fuzztime each)"
+if [ "$broken" != 0 ]; then
+	summary="$summary; $broken packages whose tests do not build"
+fi
+echo "$summary"
+[ "$failed" = 0 ] && [ "$broken" = 0 ]

@@ -1,5 +1,6 @@
-// Command structmerge runs Kubernetes server-side apply offline: scenario
-// files today; apply, diff, blame, owners and validate on manifests next.
+// Command structmerge runs Kubernetes server-side apply offline: apply, diff,
+// blame, owners and validate on manifests and live objects, and scenario
+// files (see internal/cli).
 package main
 
 import (

@@ -1,5 +1,3 @@
-// Package cli implements the structmerge command: it parses flags and calls
-// the library. It holds no logic of its own beyond presenting results.
 package cli
 
 import (
@@ -35,7 +33,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ee.code
 	}
 	fmt.Fprintln(stderr, "error:", err)
-	return 2
+	return exitCode(err)
 }
 
 func newRoot() *cobra.Command {
@@ -46,7 +44,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScenario())
+	root.AddCommand(newApply(), newDiff(), newBlame(), newOwners(), newValidate(), newScenario())
 	return root
 }
 

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/value"
+)
+
+// conflictAdvice is what kubectl adds to the API server's message when a
+// server-side apply conflicts.
+const conflictAdvice = `Please review the fields above--they currently have other managers. Here
+are the ways you can resolve this warning:
+* If you intend to manage all of these fields, please re-run the apply
+  command with the ` + "`--force-conflicts`" + ` flag.
+* If you do not intend to manage all of the fields, please edit your
+  manifest to remove references to the fields that should keep their
+  current managers.
+* You may co-own fields by updating your manifest to match the existing
+  value; in this case, you'll become the manager if the other manager(s)
+  stop managing the field (remove it from their configuration).
+See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts`
+
+// applyFlags are the flags of apply and diff.
+type applyFlags struct {
+	inputFlags
+	live         []string
+	fieldManager string
+	force        bool
+	subresource  string
+}
+
+func (f *applyFlags) register(cmd *cobra.Command) {
+	f.inputFlags.register(cmd, "the manifests to apply")
+	cmd.Flags().StringArrayVar(&f.live, "live", nil, "the live objects, with their managedFields (FILE, DIR or -; repeatable); a manifest without one is created")
+	cmd.Flags().StringVar(&f.fieldManager, "field-manager", "kubectl", "the name of the manager that applies")
+	cmd.Flags().BoolVar(&f.force, "force-conflicts", false, "take the fields other managers own instead of failing")
+	cmd.Flags().StringVar(&f.subresource, "subresource", "", "apply to this subresource (status or scale)")
+}
+
+// applied is the outcome of applying one manifest.
+type applied struct {
+	manifest object
+	live     value.Value // null when created
+	result   value.Value
+	conflict *kube.ConflictError
+}
+
+// runApply applies every manifest to its live object.
+func (f *applyFlags) run(cmd *cobra.Command) ([]applied, error) {
+	if f.subresource != "" && f.subresource != "status" && f.subresource != "scale" {
+		return nil, badf("--subresource: %q is not status or scale", f.subresource)
+	}
+	objs, err := f.read(cmd)
+	if err != nil {
+		return nil, err
+	}
+	var live []object
+	if len(f.live) > 0 {
+		if live, err = readObjects(f.live, f.recursive, cmd.InOrStdin()); err != nil {
+			return nil, err
+		}
+	}
+	t, err := f.types()
+	if err != nil {
+		return nil, err
+	}
+	at, err := now()
+	if err != nil {
+		return nil, err
+	}
+	m, err := t.manager(at)
+	if err != nil {
+		return nil, err
+	}
+	var opts []kube.RequestOption
+	if f.force {
+		opts = append(opts, kube.Force())
+	}
+	if f.subresource != "" {
+		opts = append(opts, kube.Subresource(f.subresource))
+	}
+	var out []applied
+	for _, o := range objs {
+		if _, ok := t.resolver.ResolveType(o.gvk()); !ok {
+			return nil, badf("%s: no schema for %s (add it with --crd or --openapi)", o.where(), o.gvk())
+		}
+		a := applied{manifest: o}
+		if l, ok := findLive(live, o); ok {
+			a.live = l.Value
+		}
+		res, err := m.Apply(a.live, o.Value, f.fieldManager, opts...)
+		var ce *kube.ConflictError
+		switch {
+		case errors.As(err, &ce):
+			a.conflict = ce
+		case err != nil:
+			return nil, badf("%s: %s: %v", o.where(), o.resource(), err)
+		default:
+			a.result = t.resetValues(res, a.live, f.subresource)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func newApply() *cobra.Command {
+	var f applyFlags
+	var output string
+	cmd := &cobra.Command{
+		Use:   "apply -f FILE|DIR|- [--live FILE|DIR|-]",
+		Short: "Server-side apply manifests to live objects, offline",
+		Long: "Applies the manifests to the live objects (matched by apiVersion, kind, namespace and name) as the\n" +
+			"Kubernetes API server's field manager does, and prints the resulting objects with their managedFields.\n" +
+			"A manifest without a live object is created. On conflict it prints the API server's message, kubectl's\n" +
+			"advice and, per conflict, the resource, the owner and the live and desired values.\n" +
+			"Times come from the clock, or from $STRUCTMERGE_NOW (RFC 3339) when set.\n" +
+			"Exit status: 0 applied, 1 conflicts, 2 bad input.",
+		Example: "  structmerge apply -f examples/deployment.yaml --live examples/live/deployment.yaml\n" +
+			"  structmerge apply -f manifests/ -R --live live/ --force-conflicts -o json\n" +
+			"  cat cr.yaml | structmerge apply -f - --crd crd.yaml",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if output != "yaml" && output != "json" {
+				return badf("-o: %q is not yaml or json", output)
+			}
+			res, err := f.run(cmd)
+			if err != nil {
+				return err
+			}
+			var objs []value.Value
+			conflicts := false
+			for _, a := range res {
+				if a.conflict != nil {
+					conflicts = true
+					continue
+				}
+				objs = append(objs, a.result)
+			}
+			if len(objs) > 0 {
+				printObjects(cmd.OutOrStdout(), objs, output)
+			}
+			if conflicts {
+				w := cmd.ErrOrStderr()
+				for _, a := range res {
+					if a.conflict != nil {
+						printConflict(w, a)
+					}
+				}
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: yaml or json")
+	return cmd
+}
+
+// printObjects prints one object, or several as a List, as kubectl does.
+func printObjects(w io.Writer, objs []value.Value, format string) {
+	v := objs[0]
+	if len(objs) > 1 {
+		v = value.NewMap([]value.Field{
+			{Name: "apiVersion", Value: value.NewString("v1")},
+			{Name: "items", Value: value.NewList(objs)},
+			{Name: "kind", Value: value.NewString("List")},
+			{Name: "metadata", Value: value.NewMap([]value.Field{{Name: "resourceVersion", Value: value.NewString("")}})},
+		})
+	}
+	if format == "json" {
+		b := value.AppendJSONIndent(nil, v, "", "    ")
+		w.Write(append(b, '\n'))
+		return
+	}
+	w.Write(value.ToYAML(v))
+}
+
+// printConflict prints what kubectl prints for a conflicting apply, then
+// each conflict in detail.
+func printConflict(w io.Writer, a applied) {
+	fmt.Fprintf(w, "error: %s: %s\n%s\n", a.manifest.where(), a.conflict.Error(), conflictAdvice)
+	fmt.Fprintf(w, "Conflicts on %s:\n", a.manifest.resource())
+	for _, c := range a.conflict.Conflicts {
+		owner := fmt.Sprintf("%q (%s", c.Manager, c.Operation)
+		if c.APIVersion != "" {
+			owner += " using " + c.APIVersion
+		}
+		if c.Subresource != "" {
+			owner += ", subresource " + c.Subresource
+		}
+		owner += ")"
+		fmt.Fprintf(w, "  %s\n    owner:   %s\n    live:    %s\n    desired: %s\n", c.Path, owner, short(c.Live), short(c.Desired))
+	}
+}
+
+// short renders a value on one line as JSON, "(none)" when absent.
+func short(v *value.Value) string {
+	if v == nil {
+		return "(none)"
+	}
+	s := string(value.ToJSON(*v))
+	if len(s) > 200 {
+		s = s[:197] + "..."
+	}
+	return strings.TrimSpace(s)
+}

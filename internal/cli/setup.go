@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/scenario/native"
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/openapi"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// nowEnv names the environment variable that fixes the clock (RFC 3339), so
+// that tests and reproducible runs get stable times.
+const nowEnv = "STRUCTMERGE_NOW"
+
+// now returns the time the command runs at: $STRUCTMERGE_NOW when set.
+func now() (time.Time, error) {
+	if s := os.Getenv(nowEnv); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return time.Time{}, badf("$%s: %v", nowEnv, err)
+		}
+		return t, nil
+	}
+	return time.Now().UTC().Truncate(time.Second), nil
+}
+
+// inputFlags are the flags shared by the commands that read manifests.
+type inputFlags struct {
+	files     []string
+	recursive bool
+	crds      []string
+	openapis  []string
+}
+
+func (f *inputFlags) register(cmd *cobra.Command, what string) {
+	cmd.Flags().StringArrayVarP(&f.files, "filename", "f", nil, what+" (FILE, DIR or - for standard input; repeatable)")
+	cmd.Flags().BoolVarP(&f.recursive, "recursive", "R", false, "read the directories given with -f and --live recursively")
+	cmd.Flags().StringArrayVar(&f.crds, "crd", nil, "a CustomResourceDefinition YAML file whose types to add (repeatable)")
+	cmd.Flags().StringArrayVar(&f.openapis, "openapi", nil, "an OpenAPI v2 or v3 document whose types to add (repeatable)")
+}
+
+func (f *inputFlags) read(cmd *cobra.Command) ([]object, error) {
+	if len(f.files) == 0 {
+		return nil, badf("must give a manifest with -f FILE|DIR|-")
+	}
+	return readObjects(f.files, f.recursive, cmd.InOrStdin())
+}
+
+// types is the schema the commands work with.
+type types struct {
+	setup    *native.KubeSetup
+	resolver kube.TypeResolver
+}
+
+func (f *inputFlags) types() (*types, error) {
+	var srcs []scenario.Source
+	for _, c := range f.crds {
+		data, err := os.ReadFile(c)
+		if err != nil {
+			return nil, badf("--crd: %v", err)
+		}
+		srcs = append(srcs, scenario.Source{File: c, Text: data})
+	}
+	setup, err := native.NewKubeSetup(srcs)
+	if err != nil {
+		return nil, badf("--crd %v", err)
+	}
+	t := &types{setup: setup, resolver: setup.Resolver}
+	for _, p := range f.openapis {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, badf("--openapi: %v", err)
+		}
+		res, err := openapi.FromV2(data)
+		if err != nil {
+			if res3, err3 := openapi.FromV3(data); err3 == nil {
+				res, err = res3, nil
+			}
+		}
+		if err != nil {
+			return nil, badf("--openapi %s: %v", p, err)
+		}
+		s, err := schema.Compile(res.Document)
+		if err != nil {
+			return nil, badf("--openapi %s: %v", p, err)
+		}
+		kinds := map[kube.GroupVersionKind]string{}
+		for _, k := range res.Kinds {
+			kinds[kube.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
+		}
+		r, err := kube.NewSchemaResolver(s, kinds)
+		if err != nil {
+			return nil, badf("--openapi %s: %v", p, err)
+		}
+		t.resolver = kube.ChainResolvers(r, t.resolver)
+	}
+	return t, nil
+}
+
+func (t *types) manager(at time.Time) (*kube.FieldManager, error) {
+	return kube.NewFieldManager(t.resolver,
+		kube.WithClock(func() time.Time { return at }),
+		kube.WithResetFields(t.setup.ResetFields),
+		kube.WithReplicasPaths(t.setup.ReplicasPaths))
+}
+
+// resetValues keeps the live values of the fields the kind's registry
+// resets on the subresource written, as the API server's storage does.
+func (t *types) resetValues(obj, live value.Value, subresource string) value.Value {
+	if subresource == kube.ScaleSubresource {
+		return obj
+	}
+	gvk := kube.GVKOf(obj)
+	set := t.setup.ResetFields(gvk, subresource)[gvk.APIVersion()]
+	if set.Empty() {
+		return obj
+	}
+	if live.IsNull() {
+		live = value.NewMap(nil)
+	}
+	return kube.ResetValues(obj, live, set)
+}
+
+// exitCode maps an error to the command's exit status.
+func exitCode(err error) int {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 2
+}
