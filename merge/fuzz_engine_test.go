@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -27,10 +28,11 @@ import (
 // FuzzApply drives the merge engine with random operations: applies
 // (forced or not) and updates by a few managers at two API versions, on
 // random live objects, for one of a few fixed schemas. Its input is a
-// program (bytes read as a sequence of choices, see feRun) and a YAML
-// stream of documents the program can pick objects from; everything else is
-// generated from the program's choices, so the same input always runs the
-// same operations.
+// program (bytes read as a sequence of choices, see feRun, continued by a
+// generator seeded from the input once they run out) and a YAML stream of
+// documents the program can pick objects from; everything else is generated
+// from the program's choices, so the same input always runs the same
+// operations.
 //
 // After every operation it checks:
 //   - nothing panics, the inputs are unchanged and the result validates;
@@ -249,20 +251,35 @@ func feLoadSchemas(tb testing.TB) []feSchema {
 
 // Reading choices.
 
-// feChoices reads a program one byte at a time. Past its end every choice
-// is 0, and 0 always picks the smallest option (stop, omit, the first
-// item), so every program ends and generated values stay small.
+// feChoices reads a program one byte at a time. Past its end it goes on
+// with bytes drawn from a generator seeded by a hash of the whole input
+// (program and documents), so that every input runs feMaxSteps operations
+// however short it is (the fuzzing engine keeps its inputs short), and the
+// same input always makes the same choices.
 type feChoices struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	seed uint64
+	rng  *rand.Rand
+}
+
+func newFeChoices(program []byte, docs string) *feChoices {
+	h := fnv.New64a()
+	h.Write(program)
+	h.Write([]byte{0})
+	h.Write([]byte(docs))
+	return &feChoices{b: program, seed: h.Sum64()}
 }
 
 func (c *feChoices) next() byte {
-	if c.i >= len(c.b) {
-		return 0
+	if c.i < len(c.b) {
+		c.i++
+		return c.b[c.i-1]
 	}
-	c.i++
-	return c.b[c.i-1]
+	if c.rng == nil {
+		c.rng = rand.New(rand.NewPCG(c.seed, 0x5eed))
+	}
+	return byte(c.rng.Uint32())
 }
 
 func (c *feChoices) intn(n int) int {
@@ -271,8 +288,6 @@ func (c *feChoices) intn(n int) int {
 	}
 	return int(c.next()) % n
 }
-
-func (c *feChoices) done() bool { return c.i >= len(c.b) }
 
 // Generating values that fit a type.
 
@@ -548,11 +563,14 @@ func (s *feStats) add(o feStats) {
 // feRun runs one program (see FuzzApply) and checks the invariants after
 // every operation. Program layout: schema byte, live-object byte (0 null,
 // 1 the first document, 2 generated), then per operation an operation
-// byte, a source byte and, for feFromDoc, a document byte.
+// byte, a source byte and, for feFromDoc, a document byte; generated values
+// take their choices from the bytes that follow. Past the end of the
+// program, the choices come from a generator seeded by the input (see
+// feChoices), up to feMaxSteps operations.
 func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStats {
 	t.Helper()
 	var st feStats
-	c := &feChoices{b: program}
+	c := newFeChoices(program, docs)
 	sc := schemas[c.intn(len(schemas))]
 	typ := sc.typ
 	g := &feGen{c: c}
@@ -594,7 +612,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 		t.Fatalf("schema %s, after:\n%s\n%s", sc.name, strings.Join(log, "\n"), fmt.Sprintf(format, args...))
 	}
 
-	for step := 0; step < feMaxSteps && !c.done(); step++ {
+	for range feMaxSteps {
 		op := c.next()
 		kind := int(op & 3)
 		name := feManagers[(op>>2)&3]

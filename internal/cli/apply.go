@@ -52,31 +52,31 @@ type applied struct {
 }
 
 // runApply applies every manifest to its live object.
-func (f *applyFlags) run(cmd *cobra.Command) ([]applied, error) {
+func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 	if f.subresource != "" && f.subresource != "status" && f.subresource != "scale" {
-		return nil, badf("--subresource: %q is not status or scale", f.subresource)
+		return nil, nil, badf("--subresource: %q is not status or scale", f.subresource)
 	}
 	objs, err := f.read(cmd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var live []object
 	if len(f.live) > 0 {
 		if live, err = readObjects(f.live, f.recursive, cmd.InOrStdin()); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	t, err := f.types()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	at, err := now()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := t.manager(at)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var opts []kube.RequestOption
 	if f.force {
@@ -88,10 +88,18 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, error) {
 	var out []applied
 	for _, o := range objs {
 		if _, ok := t.resolver.ResolveType(o.gvk()); !ok {
-			return nil, badf("%s: no schema for %s (add it with --crd or --openapi)", o.where(), o.gvk())
+			return nil, nil, badf("%s: no schema for %s (add it with --crd or --openapi)", o.where(), o.gvk())
 		}
 		a := applied{manifest: o}
 		if l, ok := findLive(live, o); ok {
+			a.live = l.Value
+		} else if f.subresource == kube.ScaleSubresource && o.gvk().Kind == "Scale" {
+			// A Scale applies to the scale subresource of its parent,
+			// found by namespace and name.
+			l, err := findParent(live, o)
+			if err != nil {
+				return nil, nil, err
+			}
 			a.live = l.Value
 		}
 		res, err := m.Apply(a.live, o.Value, f.fieldManager, opts...)
@@ -100,13 +108,13 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, error) {
 		case errors.As(err, &ce):
 			a.conflict = ce
 		case err != nil:
-			return nil, badf("%s: %s: %v", o.where(), o.resource(), err)
+			return nil, nil, badf("%s: %s: %v", o.where(), o.resource(), err)
 		default:
 			a.result = t.resetValues(res, a.live, f.subresource)
 		}
 		out = append(out, a)
 	}
-	return out, nil
+	return out, t, nil
 }
 
 func newApply() *cobra.Command {
@@ -129,7 +137,7 @@ func newApply() *cobra.Command {
 			if output != "yaml" && output != "json" {
 				return badf("-o: %q is not yaml or json", output)
 			}
-			res, err := f.run(cmd)
+			res, _, err := f.run(cmd)
 			if err != nil {
 				return err
 			}
@@ -209,4 +217,29 @@ func short(v *value.Value) string {
 		s = s[:197] + "..."
 	}
 	return strings.TrimSpace(s)
+}
+
+// findParent finds the one live object a Scale belongs to: the one with
+// its namespace and name.
+func findParent(live []object, scale object) (object, error) {
+	var found []object
+	for _, l := range live {
+		if l.name() == scale.name() && nsKey(l) == nsKey(scale) {
+			found = append(found, l)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return object{}, badf("%s: no live object %s for the scale subresource (give it with --live)", scale.where(), scale.resource())
+	}
+	return object{}, badf("%s: several live objects are named %s; the scale subresource needs one", scale.where(), scale.resource())
+}
+
+func nsKey(o object) string {
+	if ns := o.namespace(); ns != "" {
+		return ns
+	}
+	return "default"
 }

@@ -53,7 +53,7 @@ func newDiff() *cobra.Command {
 			if output != "" && output != "json" {
 				return badf("-o: %q is not json", output)
 			}
-			res, err := f.run(cmd)
+			res, t, err := f.run(cmd)
 			if err != nil {
 				return err
 			}
@@ -62,10 +62,6 @@ func newDiff() *cobra.Command {
 					printConflict(cmd.ErrOrStderr(), a)
 					return exitError{2}
 				}
-			}
-			t, err := f.types()
-			if err != nil {
-				return err
 			}
 			var items []diffItem
 			changed := false
@@ -91,7 +87,7 @@ func newDiff() *cobra.Command {
 				for _, d := range items {
 					d.printSummary(w)
 				}
-			case os.Getenv(externalDiffEnv) != "":
+			case strings.TrimSpace(os.Getenv(externalDiffEnv)) != "":
 				return runExternal(cmd, items)
 			default:
 				colored := color == "always" || (color == "auto" && isTerminal(w))

@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -85,7 +87,7 @@ func generateLive(t *testing.T, writes []exampleWrite) []byte {
 		t.Fatal(err)
 	}
 	var live value.Value
-	for _, w := range writes {
+	for i, w := range writes {
 		at, err := time.Parse(time.RFC3339, w.at)
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +114,7 @@ func generateLive(t *testing.T, writes []exampleWrite) []byte {
 		if err != nil {
 			t.Fatalf("%s by %s: %v", w.op, w.manager, err)
 		}
-		live = ty.resetValues(res, live, w.subresource)
+		live = serverMetadata(ty.resetValues(res, live, w.subresource), i, writes[0].at)
 	}
 	return value.ToYAML(live)
 }
@@ -147,4 +149,31 @@ func TestExamplesLive(t *testing.T) {
 			t.Errorf("%s is not what its history generates; run go test ./internal/cli -run TestExamplesLive -update\ngot:\n%s", path, got)
 		}
 	}
+}
+
+// serverMetadata sets the metadata the API server sets (outside the field
+// manager): uid and creationTimestamp at creation, a resourceVersion per
+// write, and the generation of a Deployment.
+func serverMetadata(obj value.Value, write int, created string) value.Value {
+	md, _ := obj.Get("metadata")
+	set := map[string]value.Value{
+		"uid":               value.NewString("6f1e1b52-0c3a-4d57-9a41-" + fmt.Sprintf("%012d", len(str(obj, "kind")))),
+		"creationTimestamp": value.NewString(created),
+		"resourceVersion":   value.NewString(strconv.Itoa(48213 + write)),
+	}
+	if str(obj, "kind") == "Deployment" {
+		set["generation"] = value.NewInt(1)
+	}
+	var fs []value.Field
+	for _, f := range md.Fields() {
+		if _, ok := set[f.Name]; !ok {
+			fs = append(fs, f)
+		}
+	}
+	for _, name := range []string{"creationTimestamp", "generation", "resourceVersion", "uid"} {
+		if v, ok := set[name]; ok {
+			fs = append(fs, value.Field{Name: name, Value: v})
+		}
+	}
+	return withField(obj, "metadata", value.NewMap(fs))
 }

@@ -53,10 +53,12 @@ func (f *inputFlags) read(cmd *cobra.Command) ([]object, error) {
 	return readObjects(f.files, f.recursive, cmd.InOrStdin())
 }
 
-// types is the schema the commands work with.
+// types is the schema the commands work with, and what the registry says
+// about the kinds (reset fields, replicas paths).
 type types struct {
-	setup    *native.KubeSetup
-	resolver kube.TypeResolver
+	resolver      kube.TypeResolver
+	resetFields   kube.ResetFieldsFunc
+	replicasPaths kube.ReplicasPathsFunc
 }
 
 func (f *inputFlags) types() (*types, error) {
@@ -68,11 +70,15 @@ func (f *inputFlags) types() (*types, error) {
 		}
 		srcs = append(srcs, scenario.Source{File: c, Text: data})
 	}
-	setup, err := native.NewKubeSetup(srcs)
-	if err != nil {
-		return nil, badf("--crd %v", err)
+	// The built-in types alone need no merged schema document.
+	t := &types{resolver: kube.BuiltinTypes(), resetFields: kube.RegistryResetFields, replicasPaths: kube.RegistryReplicasPaths}
+	if len(srcs) > 0 {
+		setup, err := native.NewKubeSetup(srcs)
+		if err != nil {
+			return nil, badf("--crd %v", err)
+		}
+		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths}
 	}
-	t := &types{setup: setup, resolver: setup.Resolver}
 	for _, p := range f.openapis {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -107,8 +113,8 @@ func (f *inputFlags) types() (*types, error) {
 func (t *types) manager(at time.Time) (*kube.FieldManager, error) {
 	return kube.NewFieldManager(t.resolver,
 		kube.WithClock(func() time.Time { return at }),
-		kube.WithResetFields(t.setup.ResetFields),
-		kube.WithReplicasPaths(t.setup.ReplicasPaths))
+		kube.WithResetFields(t.resetFields),
+		kube.WithReplicasPaths(t.replicasPaths))
 }
 
 // resetValues keeps the live values of the fields the kind's registry
@@ -118,7 +124,7 @@ func (t *types) resetValues(obj, live value.Value, subresource string) value.Val
 		return obj
 	}
 	gvk := kube.GVKOf(obj)
-	set := t.setup.ResetFields(gvk, subresource)[gvk.APIVersion()]
+	set := t.resetFields(gvk, subresource)[gvk.APIVersion()]
 	if set.Empty() {
 		return obj
 	}

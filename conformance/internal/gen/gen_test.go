@@ -50,7 +50,7 @@ func TestGenerateCompiles(t *testing.T) {
 			if n.Type == nil {
 				continue
 			}
-			walkTypes(n.Type, func(t *Type) {
+			walkAll(n.Type, func(t *Type) {
 				switch {
 				case t.Kind == KindRef && t.Override != "":
 					kinds["override"] = true
@@ -60,28 +60,21 @@ func TestGenerateCompiles(t *testing.T) {
 					kinds["two keys"] = true
 				case t.Kind == KindStruct && t.Extra != nil:
 					kinds["struct with element type"] = true
+				case t.Kind == KindMap && t.Elem.Kind == KindList:
+					kinds["map of lists"] = true
+				case t.Kind == KindScalar && t.Scalar == "untyped":
+					kinds["untyped scalar"] = true
 				}
 			})
 		}
 	}
 	for _, k := range []string{"scalar: numeric", "scalar: boolean", "elementRelationship: atomic", "elementRelationship: separable",
-		"elementRelationship: associative", "keys:", "default:", UntypedDeduced, UntypedAtomic, "override", "self reference", "two keys", "struct with element type"} {
+		"elementRelationship: associative", "keys:", "default:", UntypedDeduced, UntypedAtomic, "override", "self reference", "two keys",
+		"struct with element type", "map of lists", "untyped scalar"} {
 		if !kinds[k] {
 			t.Errorf("150 schemas never have %q", k)
 		}
 	}
-}
-
-func walkTypes(t *Type, f func(*Type)) {
-	if t == nil {
-		return
-	}
-	f(t)
-	for _, fl := range t.Fields {
-		walkTypes(fl.Type, f)
-	}
-	walkTypes(t.Elem, f)
-	walkTypes(t.Extra, f)
 }
 
 // TestValuesFitSchema checks that generated objects and their mutations
@@ -353,4 +346,55 @@ func TestConcurrentGeneration(t *testing.T) {
 			t.Fatalf("goroutine %d generated other values from the same seed", i)
 		}
 	}
+}
+
+// TestChangedAndPruned checks that a changed schema differs from the
+// original in one place and compiles, and that a pruned one compiles and
+// keeps only what it is told to (and key fields).
+func TestChangedAndPruned(t *testing.T) {
+	changed := 0
+	for i := range 60 {
+		r := rand.New(rand.NewPCG(7, uint64(i)))
+		s := Generate(r, Options{})
+		orig := string(s.YAML())
+		c, ok := s.Changed(r)
+		if string(s.YAML()) != orig {
+			t.Fatalf("schema %d: Changed modified its receiver", i)
+		}
+		if ok {
+			changed++
+			if string(c.YAML()) == orig {
+				t.Errorf("schema %d: Changed returned the same schema", i)
+			}
+			compileBoth(t, c)
+		}
+		p := s.Pruned(func(f string) bool { return f == "str" })
+		compileBoth(t, p)
+		for _, n := range p.Types {
+			walkAll(n.Type, func(ty *Type) {
+				for _, f := range ty.Fields {
+					if f.Name != "str" && !isKeyField(s, f.Name) {
+						t.Errorf("schema %d: Pruned kept field %q", i, f.Name)
+					}
+				}
+			})
+		}
+	}
+	if changed < 50 {
+		t.Errorf("Changed changed only %d of 60 schemas", changed)
+	}
+}
+
+func isKeyField(s *Schema, name string) bool {
+	found := false
+	for _, n := range s.Types {
+		walkAll(n.Type, func(t *Type) {
+			for _, k := range t.Keys {
+				if k == name {
+					found = true
+				}
+			}
+		})
+	}
+	return found
 }
