@@ -1480,8 +1480,20 @@ func TestRandomDetectsFaults(t *testing.T) {
 		results := rndRunCasesWith(rndSeed(t), 60, func(t scenario.Typed) scenario.Typed { return rndFaulty{Typed: t, fault: fault} })
 		n := 0
 		for _, r := range results {
-			if r.failed >= 0 {
-				n++
+			if r.failed < 0 {
+				continue
+			}
+			if n++; n == 1 {
+				// The report of a mismatch reads and holds a scenario.
+				report := rndFailureReport(t, rndSeed(t), r)
+				for _, want := range []string{"MISMATCH: seed", "RANDOM_CASE=", "steps:\n- op: ", "minimised ("} {
+					if !strings.Contains(report, want) {
+						t.Errorf("fault %q: the report lacks %q:\n%s", fault, want, report)
+					}
+				}
+				if strings.Contains(report, "does not parse") || strings.Contains(report, "does not pass on SMD") {
+					t.Errorf("fault %q: the report's scenario is broken:\n%s", fault, report)
+				}
 			}
 		}
 		if n < 3 {

@@ -226,3 +226,30 @@ func (e *missingKeysError) Error() string {
 func itemProblem(i int, err error) string {
 	return "element " + strconv.Itoa(i) + ": " + err.Error()
 }
+
+// zipFields calls f for each field name of the maps lm and rm (either nil),
+// in name order, with the field's value on each side (nil where absent).
+func zipFields(lm, rm *value.Value, f func(name string, l, r *value.Value)) {
+	var lf, rf []value.Field
+	if lm != nil {
+		lf = lm.Fields()
+	}
+	if rm != nil {
+		rf = rm.Fields()
+	}
+	i, j := 0, 0
+	for i < len(lf) || j < len(rf) {
+		switch {
+		case j >= len(rf) || (i < len(lf) && lf[i].Name < rf[j].Name):
+			f(lf[i].Name, &lf[i].Value, nil)
+			i++
+		case i >= len(lf) || rf[j].Name < lf[i].Name:
+			f(rf[j].Name, nil, &rf[j].Value)
+			j++
+		default:
+			f(lf[i].Name, &lf[i].Value, &rf[j].Value)
+			i++
+			j++
+		}
+	}
+}

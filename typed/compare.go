@@ -123,16 +123,7 @@ func (w *comparer) handle(t *schema.Type, a atom, lhs, rhs *value.Value) bool {
 	case atomMap:
 		return w.doMap(a.m, lhs, rhs)
 	case atomScalar:
-		lp, rp := "", ""
-		if lhs != nil {
-			lp = scalarProblem(a.scalar, *lhs)
-		}
-		if rhs != nil {
-			rp = scalarProblem(a.scalar, *rhs)
-		}
-		if lp != "" && rp != "" {
-			w.errs.add(w.path, WrongKind, "lhs: "+lp)
-			w.errs.add(w.path, WrongKind, "rhs: "+rp)
+		if !w.errs.checkScalarSides(w.path, a.scalar, lhs, rhs) {
 			return false
 		}
 		return w.leaf(lhs, rhs)
@@ -156,34 +147,12 @@ func (w *comparer) doMap(m *schema.Map, lhs, rhs *value.Value) bool {
 	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
 		return w.leaf(lhs, rhs)
 	}
-	var lf, rf []value.Field
-	if lm != nil {
-		lf = lm.Fields()
-	}
-	if rm != nil {
-		rf = rm.Fields()
-	}
-	i, j := 0, 0
-	for i < len(lf) || j < len(rf) {
-		var name string
-		var l, r *value.Value
-		switch {
-		case j >= len(rf) || (i < len(lf) && lf[i].Name < rf[j].Name):
-			name, l = lf[i].Name, &lf[i].Value
-			i++
-		case i >= len(lf) || rf[j].Name < lf[i].Name:
-			name, r = rf[j].Name, &rf[j].Value
-			j++
-		default:
-			name, l, r = lf[i].Name, &lf[i].Value, &rf[j].Value
-			i++
-			j++
-		}
+	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
 		w.path = append(w.path, fieldpath.FieldName(name))
 		w.walk(ft, l, r)
 		w.path = w.path[:len(w.path)-1]
-	}
+	})
 	return false
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
 )
 
 // ErrorKind classifies a problem found in a value.
@@ -117,4 +119,24 @@ func (l *errorList) result() error {
 	}
 	slices.SortStableFunc(l.errs, func(a, b *Error) int { return a.Path.Compare(b.Path) })
 	return l.errs
+}
+
+// checkScalarSides records a problem when both sides of a two-sided walk
+// (either nil when absent) fail to fit the scalar kind k, and reports
+// whether the walk can go on; one bad side is tolerated, as the reference
+// engine does.
+func (l *errorList) checkScalarSides(path fieldpath.Path, k schema.ScalarKind, lhs, rhs *value.Value) bool {
+	lp, rp := "", ""
+	if lhs != nil {
+		lp = scalarProblem(k, *lhs)
+	}
+	if rhs != nil {
+		rp = scalarProblem(k, *rhs)
+	}
+	if lp != "" && rp != "" {
+		l.add(path, WrongKind, "lhs: "+lp)
+		l.add(path, WrongKind, "rhs: "+rp)
+		return false
+	}
+	return true
 }

@@ -71,16 +71,7 @@ func (w *merger) handle(t *schema.Type, a atom, lhs, rhs *value.Value) (value.Va
 	case atomMap:
 		return w.doMap(a.m, lhs, rhs)
 	case atomScalar:
-		lp, rp := "", ""
-		if lhs != nil {
-			lp = scalarProblem(a.scalar, *lhs)
-		}
-		if rhs != nil {
-			rp = scalarProblem(a.scalar, *rhs)
-		}
-		if lp != "" && rp != "" {
-			w.errs.add(w.path, WrongKind, "lhs: "+lp)
-			w.errs.add(w.path, WrongKind, "rhs: "+rp)
+		if !w.errs.checkScalarSides(w.path, a.scalar, lhs, rhs) {
 			return value.Value{}, false
 		}
 		return keepRHS(lhs, rhs)
@@ -96,37 +87,22 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
 		return keepRHS(lhs, rhs)
 	}
-	var lf, rf []value.Field
+	n := 0
 	if lm != nil {
-		lf = lm.Fields()
+		n = lm.Len()
 	}
 	if rm != nil {
-		rf = rm.Fields()
+		n = max(n, rm.Len())
 	}
-	out := make([]value.Field, 0, max(len(lf), len(rf)))
-	i, j := 0, 0
-	for i < len(lf) || j < len(rf) {
-		var name string
-		var l, r *value.Value
-		switch {
-		case j >= len(rf) || (i < len(lf) && lf[i].Name < rf[j].Name):
-			name, l = lf[i].Name, &lf[i].Value
-			i++
-		case i >= len(lf) || rf[j].Name < lf[i].Name:
-			name, r = rf[j].Name, &rf[j].Value
-			j++
-		default:
-			name, l, r = lf[i].Name, &lf[i].Value, &rf[j].Value
-			i++
-			j++
-		}
+	out := make([]value.Field, 0, n)
+	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
 		w.path = append(w.path, fieldpath.FieldName(name))
 		if v, ok := w.walk(ft, l, r); ok {
 			out = append(out, value.Field{Name: name, Value: v})
 		}
 		w.path = w.path[:len(w.path)-1]
-	}
+	})
 	if len(out) == 0 {
 		return value.Value{}, false
 	}
