@@ -1496,6 +1496,7 @@ func TestRandomDetectsFaults(t *testing.T) {
 				}
 			}
 		}
+		t.Logf("fault %q: %d of 60 cases mismatch", fault, n)
 		if n < 3 {
 			t.Errorf("fault %q: only %d of 60 cases mismatch", fault, n)
 		}
