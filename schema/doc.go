@@ -48,7 +48,7 @@
 // SMD it accepts keys on a list that is not associative, key names that are
 // not fields of the element type, and an override on a type with neither a
 // list nor a map (see Type.Unresolvable). A list without an elementRelationship
-// is atomic. The YAML is read as YAML 1.2 (SMD uses a YAML 1.1 reader: there
+// is atomic; the YAML is read as YAML 1.2 (SMD uses a YAML 1.1 reader: there
 // an unquoted yes or on is a boolean, here a string, except in boolean keys).
 //
 // # Concurrency

@@ -61,7 +61,7 @@ func (r *TypeRef) IsZero() bool {
 // ListDef is the source form of a list type.
 type ListDef struct {
 	ElementType TypeRef
-	// ElementRelationship is "atomic" or "associative"; "" means atomic.
+	// ElementRelationship is "atomic" or "associative"; "" means an atomic list.
 	ElementRelationship string
 	// Keys names the fields of the element map that identify an item of an
 	// associative list.
