@@ -27,15 +27,32 @@ import (
 	smdtyped "sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
-// The randomized differential test. Each case draws a schema, a starting
-// state and a few operations from a generator seeded by (seed, case index),
-// runs every operation on SMD and on structmerge from the same state, and
-// requires the same outcome. A failing case is printed with its seed and
-// index, and as a scenario file whose expectations are SMD's behaviour.
+// The randomized differential test. Each case draws a schema (shared by
+// rndSchemaGroup consecutive cases), a starting state (nothing, an object
+// nobody owns, or an object whose managers own random parts of it) and 2 to
+// 11 writes (apply, forceApply or update by a random manager at v1 or v2,
+// of a fresh object or a mutation of the live object or of what the
+// manager applied last; sometimes invalid, sometimes with repeated items,
+// sometimes after a schema change) from a generator seeded by (seed, case
+// index). Every write runs on SMD and on structmerge from the same state
+// (SMD's result is the next state), and the outcomes must be the same:
+// the same error class (conflicts: same set and message), the same object
+// and the same managers, byte for byte.
 //
-//	go test -run Random -seed 42 -cases 20000
-//	SEED=42 go test -run Random
-//	RANDOM_SCENARIO_DIR=/tmp/out go test -run Random   # also write failing cases there
+// Mismatches that SMD's own results explain as its documented pruning
+// deviation (docs/compatibility.md: SMD removes the key fields of an item
+// that survives pruning, then rejects, nulls or loses the item) are counted
+// as deviations, each under a name; known structmerge bugs are skipped by
+// the predicates in rndKnownBugs; anything else fails the test with the
+// seed, the case index, a readable description and the case as a scenario
+// file (expectations: SMD's behaviour), also minimised.
+//
+//	go test -run TestRandomDifferential -seed 42 -cases 20000
+//	SEED=42 go test -run TestRandomDifferential
+//	RANDOM_CASE=17 go test -run 'TestRandomDifferential$' -v        # one case, every step
+//	RANDOM_CASE=17 RANDOM_MINIMIZE=1 go test -run 'TestRandomDifferential$' -v   # ... and minimise what differs
+//	RANDOM_SCENARIO_DIR=/tmp/out go test -run TestRandomDifferential  # also write failing cases there
+//	RANDOM_REPLAY=f.yaml [RANDOM_MINIMIZE=1] go test -run TestRandomReplay -v  # run a scenario on both engines
 var (
 	rndSeedFlag  = flag.Uint64("seed", 0, "seed of TestRandomDifferential (0: $SEED, else a fixed default)")
 	rndCasesFlag = flag.Int("cases", 5000, "number of cases TestRandomDifferential generates")
@@ -849,6 +866,10 @@ type rndKnownBug struct {
 	matches func(s *gen.Schema, st rndCaseStep) bool
 }
 
+// rndKnownBugs is empty: the runs so far (the default seed and about 70
+// other seeds, 5,000 cases each) found no mismatch outside the documented
+// deviation. Add an entry with a narrow predicate when one is found, and
+// remove it with the fix.
 var rndKnownBugs = []rndKnownBug{}
 
 // rndStats counts outcomes over a run.
