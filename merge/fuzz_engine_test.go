@@ -577,17 +577,15 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 
 	// The documents: those that fit the type strictly (duplicates in a
 	// keyed list are a different story, not this one's).
-	var pool []value.Value
+	var pool []feDoc
 	if ds, err := value.FromYAMLDocuments([]byte(docs), value.MaxDepth(32), value.MaxBytes(1<<16)); err == nil {
 		for i, d := range ds {
 			if i == feMaxDocs {
 				break
 			}
-			if k := d.Value.Kind(); (k != value.Map && k != value.Null) || typed.Validate(typ, d.Value) != nil {
-				pool = append(pool, value.NewNull())
-				continue
-			}
-			pool = append(pool, d.Value)
+			k := d.Value.Kind()
+			ok := (k == value.Map || k == value.Null) && typed.Validate(typ, d.Value) == nil
+			pool = append(pool, feDoc{d.Value, ok})
 		}
 	}
 	u, err := merge.NewUpdater()
@@ -598,8 +596,8 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 	live := value.NewNull()
 	switch c.intn(3) {
 	case 1:
-		if len(pool) > 0 {
-			live = pool[0]
+		if len(pool) > 0 && pool[0].ok {
+			live = pool[0].v
 		}
 	case 2:
 		live = g.root(typ)
@@ -617,8 +615,11 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 		kind := int(op & 3)
 		name := feManagers[(op>>2)&3]
 		version := feVersions[(op>>4)&1]
-		obj, src := feSource(c, g, typ, kind == feUpdate, pool, live, last[name], last)
-		if obj.Kind() == value.Null && src == "doc (invalid)" {
+		obj, src, ok, err := feSource(c, g, typ, kind == feUpdate, pool, live, last[name], last)
+		if err != nil {
+			fail("making the object of the next operation: %v", err)
+		}
+		if !ok {
 			st.skipped++
 			continue
 		}
@@ -808,48 +809,57 @@ func feCheckReapply(fail func(string, ...any), u *merge.Updater, typ *schema.Typ
 }
 
 // feSource makes the object of one operation and says where it came from.
-func feSource(c *feChoices, g *feGen, typ *schema.Type, update bool, pool []value.Value, live, mine value.Value, last map[string]value.Value) (value.Value, string) {
+// It returns ok false when the program picks a document that is not there
+// or does not fit the type, and an error when a typed operation fails on
+// valid values.
+func feSource(c *feChoices, g *feGen, typ *schema.Type, update bool, pool []feDoc, live, mine value.Value, last map[string]value.Value) (v value.Value, src string, ok bool, err error) {
 	switch c.intn(feNumSources) {
 	case feFromDoc:
 		i := c.intn(len(pool))
-		if i >= len(pool) || (pool[i].Kind() == value.Null) {
-			return value.NewNull(), "doc (invalid)"
+		if i >= len(pool) || !pool[i].ok {
+			return value.Value{}, "", false, nil
 		}
-		return pool[i], fmt.Sprintf("doc %d", i)
+		return pool[i].v, fmt.Sprintf("doc %d", i), true, nil
 	case feFromFresh:
-		return g.root(typ), "fresh"
+		return g.root(typ), "fresh", true, nil
 	case feFromEvolve:
 		base := mine
 		if update {
 			base = live
 		}
-		merged, err := typed.Merge(typ, base, g.root(typ))
+		fresh := g.root(typ)
+		merged, err := typed.Merge(typ, base, fresh)
 		if err != nil {
-			return value.NewNull(), "doc (invalid)"
+			return value.Value{}, "", false, fmt.Errorf("merging %s into %s: %w", value.ToJSON(fresh), value.ToJSON(base), err)
 		}
-		return feOrEmpty(typ, typed.RemoveItems(typ, merged, g.pickPaths(feFieldSet(typ, merged)))), "evolved"
+		set, err := typed.FieldSet(typ, merged)
+		if err != nil {
+			return value.Value{}, "", false, fmt.Errorf("field set of %s: %w", value.ToJSON(merged), err)
+		}
+		return feOrEmpty(typ, typed.RemoveItems(typ, merged, g.pickPaths(set))), "evolved", true, nil
 	case feFromLive:
-		subset := g.pickPaths(feFieldSet(typ, live))
-		if update {
-			return feOrEmpty(typ, typed.RemoveItems(typ, live, subset)), "live minus some"
+		set, err := typed.FieldSet(typ, live)
+		if err != nil {
+			return value.Value{}, "", false, fmt.Errorf("field set of the live object: %w", err)
 		}
-		return feOrEmpty(typ, typed.ExtractItems(typ, live, subset, typed.WithKeyFields())), "part of live"
+		subset := g.pickPaths(set)
+		if update {
+			return feOrEmpty(typ, typed.RemoveItems(typ, live, subset)), "live minus some", true, nil
+		}
+		return feOrEmpty(typ, typed.ExtractItems(typ, live, subset, typed.WithKeyFields())), "part of live", true, nil
 	case feFromOther:
 		other := feManagers[c.intn(len(feManagers))]
 		if v, ok := last[other]; ok {
-			return v, "config of " + other
+			return v, "config of " + other, true, nil
 		}
-		return feOrEmpty(typ, value.NewNull()), "empty"
 	}
-	return feOrEmpty(typ, value.NewNull()), "empty"
+	return feOrEmpty(typ, value.NewNull()), "empty", true, nil
 }
 
-func feFieldSet(typ *schema.Type, v value.Value) *fieldpath.Set {
-	s, err := typed.FieldSet(typ, v)
-	if err != nil {
-		return nil
-	}
-	return s
+// feDoc is a document of the input stream and whether it fits the type.
+type feDoc struct {
+	v  value.Value
+	ok bool
 }
 
 func feOrEmpty(typ *schema.Type, v value.Value) value.Value {

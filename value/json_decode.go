@@ -574,8 +574,18 @@ func (d *jsonDecoder) number() (Value, bool) {
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		d.fail(start, nil, "number "+lit+" is out of the range of a float64")
+		d.fail(start, nil, "number "+shortLiteral(lit)+" is out of the range of a float64")
 		return Value{}, false
 	}
 	return NewFloat(f), true
+}
+
+// shortLiteral abbreviates a long literal for an error message, keeping its
+// start and end and saying how long it was.
+func shortLiteral(lit string) string {
+	const keep = 20
+	if len(lit) <= 2*keep+10 {
+		return lit
+	}
+	return lit[:keep] + "..." + lit[len(lit)-keep:] + " (" + strconv.Itoa(len(lit)) + " characters)"
 }

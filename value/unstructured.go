@@ -46,7 +46,8 @@ func (v Value) Unstructured() any {
 // float64 (NaN and infinities are errors), string, json.Number, []any,
 // []map[string]any, []string, map[string]any, map[string]string,
 // map[any]any with string keys, and Value. Anything else is an error that
-// names the path (".spec.x") and the Go type. x is not modified or retained.
+// names the path (".spec.x") and the Go type, and so is nesting deeper than
+// DefaultMaxDepth. x is not modified or retained.
 func FromUnstructured(x any) (Value, error) {
 	var c unstructuredConverter
 	v, ok := c.convert(x)
@@ -61,8 +62,9 @@ func FromUnstructured(x any) (Value, error) {
 }
 
 type unstructuredConverter struct {
-	msg  string
-	segs []pathSeg // innermost first
+	msg   string
+	segs  []pathSeg // innermost first
+	depth int
 }
 
 func (c *unstructuredConverter) fail(format string, args ...any) (Value, bool) {
@@ -85,7 +87,19 @@ func unstructuredPath(segs []pathSeg) string {
 	return b.String()
 }
 
+// convert converts x, refusing nesting deeper than DefaultMaxDepth (which
+// also stops a map or slice that contains itself).
 func (c *unstructuredConverter) convert(x any) (Value, bool) {
+	if c.depth >= DefaultMaxDepth {
+		return c.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	}
+	c.depth++
+	v, ok := c.convertAt(x)
+	c.depth--
+	return v, ok
+}
+
+func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	switch x := x.(type) {
 	case nil:
 		return Value{}, true

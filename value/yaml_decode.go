@@ -569,7 +569,7 @@ func (c *yamlConverter) scalar(n *yaml.Node) (Value, bool) {
 				return NewFloat(float64(i)), true
 			}
 			if math.IsInf(f, 0) {
-				c.fail(n, nil, "number %s is out of the range of a float64", s)
+				c.fail(n, nil, "number %s is out of the range of a float64", shortLiteral(s))
 				return Value{}, false
 			}
 			return bad("a float")
