@@ -233,13 +233,25 @@ func (u *Updater) Apply(live, config typed.Value, version string, managers field
 			return typed.Value{}, nil, fmt.Errorf("failed to prune fields: %w", err)
 		}
 	}
-	if _, err := u.changeOwners(live, merged, version, managers, manager, o.force); err != nil {
+	if onlyWriter(managers, manager) && live.Validated() && merged.Validated() {
+		// Nobody else owns anything: the comparison could take nothing from
+		// anyone, and valid values cannot fail to compare.
+		if managers[manager].Set.Empty() {
+			delete(managers, manager)
+		}
+	} else if _, err := u.changeOwners(live, merged, version, managers, manager, o.force); err != nil {
 		return typed.Value{}, nil, err
 	}
 	if value.Equal(live.Value(), merged.Value()) {
 		return live, managers, nil
 	}
 	return merged, managers, nil
+}
+
+// onlyWriter reports whether writer is the only manager.
+func onlyWriter(managers fieldpath.Managers, writer string) bool {
+	_, ok := managers[writer]
+	return len(managers) == 1 && ok
 }
 
 // reconcile adapts every manager's set to the live object's schema; the

@@ -45,6 +45,10 @@ func New(t *schema.Type, v value.Value, opts ...ValidateOption) (Value, error) {
 // NewUnvalidated pairs v with t without checking that v fits t.
 func NewUnvalidated(t *schema.Type, v value.Value) Value { return Value{typ: t, val: v} }
 
+// Validated reports whether tv is known to fit its type: it was made by
+// New, or derived by an operation from values made by New.
+func (tv Value) Validated() bool { return tv.checked != unchecked }
+
 // Type returns the schema type.
 func (tv Value) Type() *schema.Type { return tv.typ }
 

@@ -54,10 +54,12 @@ func (structmergeEngine) prepare(tb testing.TB, schemaYAML []byte, typeName stri
 }
 
 func (r *smRunner) exec() (typed.Value, fieldpath.Managers, error) {
-	live := typed.NewUnvalidated(r.t, value.Value{})
+	live, err := typed.New(r.t, value.Value{}, typed.AllowDuplicates())
+	if err != nil {
+		return typed.Value{}, nil, err
+	}
 	var managers fieldpath.Managers
 	for _, s := range r.op.steps {
-		var err error
 		if s.apply {
 			live, managers, err = r.updater.Apply(live, r.obj, s.version, managers, s.manager)
 		} else {
