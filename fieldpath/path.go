@@ -307,7 +307,9 @@ func (ps *pathParser) value(depth int) (value.Value, error) {
 		return value.Value{}, ps.errorf(start, "expected a value")
 	}
 	if isIntToken(tok) {
-		if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
+		// "-0" is how a float negative zero prints (integers have no sign
+		// for zero), so it reads back as that float.
+		if n, err := strconv.ParseInt(tok, 10, 64); err == nil && !(n == 0 && tok[0] == '-') {
 			return value.NewInt(n), nil
 		}
 	}
