@@ -3,7 +3,8 @@ package value
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/structmerge/structmerge/internal/jsonstr"
 )
 
 // ToJSON returns the compact JSON encoding of v; see AppendJSON.
@@ -89,70 +90,9 @@ func appendFloat(dst []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// jsonSafe marks the ASCII bytes that appear in a JSON string as themselves
-// (with HTML escaping, as encoding/json does by default).
-var jsonSafe = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		switch c {
-		case '"', '\\', '<', '>', '&':
-		default:
-			t[c] = true
-		}
-	}
-	return t
-}()
-
 // appendString appends s as a JSON string, escaped like encoding/json.
 func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if jsonSafe[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return jsonstr.Append(dst, s, jsonstr.EncodingJSON)
 }
 
 // AppendJSONIndent appends the indented JSON encoding of v to dst, byte for
