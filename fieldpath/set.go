@@ -2,7 +2,6 @@ package fieldpath
 
 import (
 	"iter"
-	"slices"
 )
 
 // Set is a set of paths, stored as a trie: the paths of length one are the
@@ -686,19 +685,7 @@ func (b *Builder) closeTo(depth int) {
 func (b *Builder) finish(f frame) *Set {
 	ms, cs := b.members[f.mBase:], b.children[f.cBase:]
 	if f.unsorted {
-		slices.SortFunc(ms, PathElement.Compare)
-		ms = slices.CompactFunc(ms, func(x, y PathElement) bool { return x.Compare(y) == 0 })
-		slices.SortStableFunc(cs, func(x, y Child) int { return x.Element.Compare(y.Element) })
-		out := cs[:0]
-		for _, c := range cs {
-			if n := len(out); n > 0 && out[n-1].Element.Compare(c.Element) == 0 {
-				// A node that was closed and opened again.
-				out[n-1].Set = out[n-1].Set.Union(c.Set)
-				continue
-			}
-			out = append(out, c)
-		}
-		cs = out
+		ms, cs = sortMembers(ms), sortChildren(cs)
 	}
 	s := b.arena.node(ms, cs)
 	clear(b.members[f.mBase:])
@@ -725,6 +712,15 @@ type arena struct {
 	kids                          []Child
 	sets                          []Set
 	elemChunk, kidChunk, setChunk int // the sizes of the next blocks
+	started                       bool
+}
+
+// firstBlock is an arena's first block of each kind in one allocation, so
+// that a small set costs one.
+type firstBlock struct {
+	sets  [4]Set
+	elems [8]PathElement
+	kids  [4]Child
 }
 
 // grow returns the size of the next block of a kind, at least 8, and
@@ -739,6 +735,14 @@ func grow(next *int) int {
 // node returns a new set holding copies of members and children, which must
 // be sorted and valid.
 func (a *arena) node(members []PathElement, children []Child) *Set {
+	if !a.started {
+		a.started = true
+		if a.setChunk <= 4 && a.elemChunk <= 8 && a.kidChunk <= 4 {
+			fb := new(firstBlock)
+			a.sets, a.elems, a.kids = fb.sets[:], fb.elems[:], fb.kids[:]
+			a.setChunk, a.elemChunk, a.kidChunk = 8, 16, 8
+		}
+	}
 	if len(a.sets) == 0 {
 		a.sets = make([]Set, grow(&a.setChunk))
 	}

@@ -150,12 +150,13 @@ func scalarProblem(k schema.ScalarKind, v value.Value) string {
 // list: its key fields for a list with keys (defaults filled in from the
 // schema), or the item itself for a set.
 func itemElement(l *schema.List, item value.Value) (fieldpath.PathElement, error) {
-	return itemElementIn(l, item, nil)
+	return itemElementIn(l, &item, nil)
 }
 
 // itemElementIn is itemElement taking the key fields' storage from *buf when
-// it has room, so that a list's items share one allocation.
-func itemElementIn(l *schema.List, item value.Value, buf *[]value.Field) (fieldpath.PathElement, error) {
+// it has room, so that a list's items share one allocation. The element of a
+// set's item points to *item, which must not change.
+func itemElementIn(l *schema.List, item *value.Value, buf *[]value.Field) (fieldpath.PathElement, error) {
 	keys := l.Keys()
 	if len(keys) == 0 {
 		switch item.Kind() {
@@ -166,7 +167,7 @@ func itemElementIn(l *schema.List, item value.Value, buf *[]value.Field) (fieldp
 		case value.Null:
 			return fieldpath.PathElement{}, errItemNullInSet
 		}
-		return fieldpath.MemberValue(item), nil
+		return fieldpath.MemberValueOf(item), nil
 	}
 	switch item.Kind() {
 	case value.Null:

@@ -51,87 +51,133 @@ func (c *Comparison) ExcludeFields(fields *fieldpath.Set) *Comparison {
 // Compare returns what changed from lhs to rhs, both of type t. A value that
 // does not fit t where the comparison needs it is an error (Errors).
 func Compare(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
-	w := comparer{}
-	return w.run(t, lhs, rhs)
+	return newComparer(false).run(t, lhs, rhs)
+}
+
+func newComparer(skipShared bool) *comparer {
+	w := &comparer{skipShared: skipShared}
+	w.added.UseScratch(w.members[0][:], w.children[0][:])
+	w.modified.UseScratch(w.members[1][:], w.children[1][:])
+	w.removed.UseScratch(w.members[2][:], w.children[2][:])
+	w.path = w.pathBuf[:0]
+	return w
 }
 
 func (w *comparer) run(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
-	w.walk(t, &lhs, &rhs)
+	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
+	w.walk(t, &lhs, &rhs) // the whole value is never a member
+	w.result = Comparison{Added: w.added.Close(la), Modified: w.modified.Close(lm), Removed: w.removed.Close(lr)}
 	if err := w.errs.result(); err != nil {
 		return nil, err
 	}
-	return &Comparison{Added: w.added.Build(), Modified: w.modified.Build(), Removed: w.removed.Build()}, nil
+	return &w.result, nil
 }
 
+// comparer walks two values at once and assembles the three sets of a
+// Comparison bottom up: the walk of a pair of values adds their changes
+// below them to the open nodes, and returns the changes of the values
+// themselves for the caller to add.
 type comparer struct {
-	added, modified, removed fieldpath.Builder
+	added, modified, removed fieldpath.Assembler
 	path                     fieldpath.Path
 	errs                     errorList
+	sc                       scratch
 	// skipShared says both sides are known to be valid: a subtree the two
 	// share (value.Same) has no changes and no problems, and is skipped.
 	skipShared bool
+	result     Comparison
+	// First memory for the stacks, in the same allocation as the walker.
+	members  [3][8]fieldpath.PathElement
+	children [3][4]fieldpath.Child
+	pathBuf  [12]fieldpath.PathElement
 }
 
-func (w *comparer) insert(b *fieldpath.Builder) {
-	if len(w.path) > 0 {
-		b.Insert(w.path)
+// changes says how a value itself changed: a set of the bits below.
+type changes uint8
+
+const (
+	wasAdded changes = 1 << iota
+	wasRemoved
+	wasModified
+)
+
+// visit compares lhs and rhs (nil when absent) under pe, which w.path ends
+// with, and adds what changed to the open nodes.
+func (w *comparer) visit(pe fieldpath.PathElement, t *schema.Type, lhs, rhs *value.Value) {
+	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
+	c := w.walk(t, lhs, rhs)
+	w.added.AddChild(pe, w.added.Close(la))
+	w.modified.AddChild(pe, w.modified.Close(lm))
+	w.removed.AddChild(pe, w.removed.Close(lr))
+	if c&wasAdded != 0 {
+		w.added.AddMember(pe)
+	}
+	if c&wasRemoved != 0 {
+		w.removed.AddMember(pe)
+	}
+	if c&wasModified != 0 {
+		w.modified.AddMember(pe)
 	}
 }
 
 // walk compares lhs and rhs (nil when absent) at w.path.
-func (w *comparer) walk(t *schema.Type, lhs, rhs *value.Value) {
+func (w *comparer) walk(t *schema.Type, lhs, rhs *value.Value) changes {
 	if w.skipShared && lhs != nil && rhs != nil && value.Same(*lhs, *rhs) {
-		return
+		return 0
 	}
 	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
 	var inLeaf bool
+	var c, c2 changes
 	switch {
 	case rhs == nil:
-		inLeaf = w.handle(t, alhs, lhs, rhs)
+		inLeaf, c = w.handle(t, alhs, lhs, rhs)
 	case lhs == nil || alhs == arhs:
-		inLeaf = w.handle(t, arhs, lhs, rhs)
+		inLeaf, c = w.handle(t, arhs, lhs, rhs)
 	default:
 		// The two sides are of different kinds: visit with each side's view.
-		w.handle(t, alhs, lhs, rhs)
-		inLeaf = w.handle(t, arhs, lhs, rhs)
+		_, c = w.handle(t, alhs, lhs, rhs)
+		inLeaf, c2 = w.handle(t, arhs, lhs, rhs)
+		c |= c2
 	}
 	if !inLeaf {
 		if lhs == nil {
-			w.insert(&w.added)
+			c |= wasAdded
 		} else if rhs == nil {
-			w.insert(&w.removed)
+			c |= wasRemoved
 		}
 	}
+	return c
 }
 
-// leaf records the change of a value compared as a whole.
-func (w *comparer) leaf(lhs, rhs *value.Value) bool {
+// leaf returns the change of a value compared as a whole.
+func leaf(lhs, rhs *value.Value) changes {
 	switch {
 	case lhs == nil:
-		w.insert(&w.added)
+		return wasAdded
 	case rhs == nil:
-		w.insert(&w.removed)
+		return wasRemoved
 	case !value.Equal(*lhs, *rhs):
-		w.insert(&w.modified)
+		return wasModified
 	}
-	return true
+	return 0
 }
 
-// handle compares under one atom and reports whether it compared a leaf.
-func (w *comparer) handle(t *schema.Type, a atom, lhs, rhs *value.Value) bool {
+// handle compares under one atom and reports whether it compared a leaf,
+// and the value's own changes.
+func (w *comparer) handle(t *schema.Type, a atom, lhs, rhs *value.Value) (bool, changes) {
 	switch a.kind() {
 	case atomMap:
 		return w.doMap(a.m, lhs, rhs)
 	case atomScalar:
 		if !w.errs.checkScalarSides(w.path, a.scalar, lhs, rhs) {
-			return false
+			return false, 0
 		}
-		return w.leaf(lhs, rhs)
+		return true, leaf(lhs, rhs)
 	case atomList:
 		return w.doList(a.list, lhs, rhs)
 	}
 	w.errs.add(w.path, SchemaProblem, invalidAtomMessage(t))
-	return false
+	return false, 0
 }
 
 // asKind returns v when it is present and of kind k, else nil.
@@ -142,27 +188,28 @@ func asKind(v *value.Value, k value.Kind) *value.Value {
 	return v
 }
 
-func (w *comparer) doMap(m *schema.Map, lhs, rhs *value.Value) bool {
+func (w *comparer) doMap(m *schema.Map, lhs, rhs *value.Value) (bool, changes) {
 	lm, rm := asKind(lhs, value.Map), asKind(rhs, value.Map)
 	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
-		return w.leaf(lhs, rhs)
+		return true, leaf(lhs, rhs)
 	}
 	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
-		w.path = append(w.path, fieldpath.FieldName(name))
-		w.walk(ft, l, r)
+		pe := fieldpath.FieldName(name)
+		w.path = append(w.path, pe)
+		w.visit(pe, ft, l, r)
 		w.path = w.path[:len(w.path)-1]
 	})
-	return false
+	return false, 0
 }
 
-func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) bool {
+func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes) {
 	ll, rl := asKind(lhs, value.List), asKind(rhs, value.List)
 	if l.Relationship() == schema.Atomic || ((ll == nil || ll.Len() == 0) && (rl == nil || rl.Len() == 0)) {
-		return w.leaf(lhs, rhs)
+		return true, leaf(lhs, rhs)
 	}
 	if l.Relationship() != schema.Associative {
-		return false
+		return false, 0
 	}
 	var litems, ritems []value.Value
 	if ll != nil {
@@ -171,49 +218,53 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) bool {
 	if rl != nil {
 		ritems = rl.Items()
 	}
+	m := w.sc.mark()
+	defer w.sc.release(m)
 	lidx := w.index(l, litems)
 	ridx := w.index(l, ritems)
 	elem := l.ElementType()
 	visit := func(pe fieldpath.PathElement, lv, rv *value.Value) {
 		w.path = append(w.path, pe)
-		w.walk(elem, lv, rv)
+		w.visit(pe, elem, lv, rv)
 		w.path = w.path[:len(w.path)-1]
 	}
-	mark := func(b *fieldpath.Builder, pe fieldpath.PathElement) {
-		w.path = append(w.path, pe)
-		b.Insert(w.path)
-		w.path = w.path[:len(w.path)-1]
-	}
+	// Lookups try next to the last item found first: lists usually agree on
+	// order.
+	lhint, rhint := 0, 0
 	compareKey := func(pe fieldpath.PathElement) {
-		lpos, rpos := lidx.positions(pe), ridx.positions(pe)
+		lfirst, lcount := lidx.find(pe, lhint)
+		rfirst, rcount := ridx.find(pe, rhint)
 		var lv, rv *value.Value
-		if len(lpos) > 0 {
-			lv = &litems[lpos[0]]
+		if lcount > 0 {
+			lv, lhint = &litems[lfirst], lfirst+1
 		}
-		if len(rpos) > 0 {
-			rv = &ritems[rpos[0]]
+		if rcount > 0 {
+			rv, rhint = &ritems[rfirst], rfirst+1
 		}
-		switch {
-		case len(lpos) <= 1 && len(rpos) <= 1:
+		if lcount <= 1 && rcount <= 1 {
 			visit(pe, lv, rv)
+			return
+		}
+		lpos, rpos := lidx.positions(pe), ridx.positions(pe)
+		switch {
 		case len(lpos) >= 2 && len(rpos) >= 2:
 			same := len(lpos) == len(rpos)
 			for k := 0; same && k < len(lpos); k++ {
 				same = value.Equal(litems[lpos[k]], ritems[rpos[k]])
 			}
 			if !same {
-				mark(&w.modified, pe)
+				w.modified.AddMember(pe)
 			}
 		case len(lpos) >= 2:
 			if rv != nil {
 				visit(pe, nil, rv)
 			}
-			mark(&w.removed, pe)
+			w.removed.AddMember(pe)
 		default:
 			if lv != nil {
 				visit(pe, lv, nil)
 			}
-			mark(&w.added, pe)
+			w.added.AddMember(pe)
 		}
 	}
 	// Keys in the order they first appear: the live list's, then new ones.
@@ -224,18 +275,18 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) bool {
 	}
 	for i := range ritems {
 		if ridx.ok[i] && !ridx.isDuplicate(i) {
-			if first, _ := lidx.lookup(ridx.pes[i]); first < 0 {
+			if first, _ := lidx.find(ridx.pes[i], i); first < 0 {
 				compareKey(ridx.pes[i])
 			}
 		}
 	}
-	return false
+	return false, 0
 }
 
 // index computes the path elements of a list's items, recording an error for
 // each item that has none.
 func (w *comparer) index(l *schema.List, items []value.Value) itemIndex {
-	return indexItems(l, items, func(i int, err error) {
+	return w.sc.index(l, items, func(i int, err error) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 }

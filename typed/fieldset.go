@@ -14,80 +14,97 @@ import (
 // validated; items of associative lists that have no path element are an error.
 func FieldSet(t *schema.Type, v value.Value) (*fieldpath.Set, error) {
 	w := fieldSetter{}
-	w.walk(t, v)
+	w.a.UseScratch(w.members[:], w.children[:])
+	w.path = w.pathBuf[:0]
+	l := w.a.Open()
+	w.walk(t, &v)
+	set := w.a.Close(l)
 	if err := w.errs.result(); err != nil {
 		return nil, err
 	}
-	return w.b.Build(), nil
+	return set, nil
 }
 
+// fieldSetter walks a value and assembles its field set bottom up: the walk
+// of a value adds the value's entries to the open node of w.a.
 type fieldSetter struct {
-	b    fieldpath.Builder
-	path fieldpath.Path
+	a    fieldpath.Assembler
+	path fieldpath.Path // for errors
 	errs errorList
+	sc   scratch
+	// First memory for the stacks, in the same allocation as the walker.
+	members  [32]fieldpath.PathElement
+	children [16]fieldpath.Child
+	pathBuf  [16]fieldpath.PathElement
 }
 
-func (w *fieldSetter) insert() {
-	if len(w.path) > 0 {
-		w.b.Insert(w.path)
-	}
-}
-
-func (w *fieldSetter) walk(t *schema.Type, v value.Value) {
-	a := deduce(t, &v)
+// walk adds the entries of v to the open node and reports whether v's own
+// path is a member of the set (a leaf).
+func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
+	a := deduce(t, v)
 	switch a.kind() {
 	case atomMap:
 		if a.m.Relationship() == schema.Atomic {
-			w.insert()
-			return
+			return true
 		}
 		if v.Kind() != value.Map {
-			return
+			return false
 		}
-		for _, f := range v.Fields() {
+		fields := v.Fields()
+		for i := range fields {
+			f := &fields[i]
 			ft, declared := fieldType(a.m, f.Name)
-			w.path = append(w.path, fieldpath.FieldName(f.Name))
-			w.walk(ft, f.Value)
-			if !declared || f.Value.IsNull() || (f.Value.Kind() == value.Map && f.Value.Len() == 0) {
-				w.insert()
+			pe := fieldpath.FieldName(f.Name)
+			w.path = append(w.path, pe)
+			l := w.a.Open()
+			leaf := w.walk(ft, &f.Value)
+			w.a.AddChild(pe, w.a.Close(l))
+			if leaf || !declared || f.Value.IsNull() || (f.Value.Kind() == value.Map && f.Value.Len() == 0) {
+				w.a.AddMember(pe)
 			}
 			w.path = w.path[:len(w.path)-1]
 		}
+		return false
 	case atomScalar:
-		w.insert()
+		return true
 	case atomList:
 		if a.list.Relationship() == schema.Atomic {
-			w.insert()
-			return
+			return true
 		}
 		if v.Kind() != value.List {
-			return
+			return false
 		}
 		w.doItems(a.list, v.Items())
+		return false
 	default:
 		w.errs.add(w.path, SchemaProblem, invalidAtomMessage(t))
+		return false
 	}
 }
 
 func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
-	idx := indexItems(l, items, func(i int, err error) {
+	m := w.sc.mark()
+	defer w.sc.release(m)
+	idx := w.sc.index(l, items, func(i int, err error) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	pes := idx.pes
-	for i, item := range items {
+	for i := range items {
 		if !idx.ok[i] {
 			continue
 		}
-		w.path = append(w.path, pes[i])
 		if idx.hasDuplicates(i) {
 			// A repeated key is owned as a whole, once.
 			if !idx.isDuplicate(i) {
-				w.insert()
+				w.a.AddMember(pes[i])
 			}
-		} else {
-			w.walk(l.ElementType(), item)
-			w.insert()
+			continue
 		}
+		w.path = append(w.path, pes[i])
+		lv := w.a.Open()
+		w.walk(l.ElementType(), &items[i])
+		w.a.AddChild(pes[i], w.a.Close(lv))
+		w.a.AddMember(pes[i])
 		w.path = w.path[:len(w.path)-1]
 	}
 }

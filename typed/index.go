@@ -2,6 +2,7 @@ package typed
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/schema"
@@ -18,36 +19,110 @@ type itemIndex struct {
 	// first[i] is the position of the first item with the same element as
 	// item i; count[i] how many items have it (both set where ok[i]).
 	first, count []int32
+	// When every item's key is one field, keyName, holding a string, strs
+	// holds the strings by position, and sorting and searching compare
+	// them directly (the common case: lists keyed by name).
+	keyName string
+	strs    []string
 }
 
-// indexItems computes the path elements of the items of an associative
-// list and indexes them; report is called for each item that has none.
-func indexItems(l *schema.List, items []value.Value, report func(i int, err error)) itemIndex {
-	pes := make([]fieldpath.PathElement, len(items))
-	ok := make([]bool, len(items))
+// stringKey returns the key of pe when it is one field holding a string.
+func stringKey(pe fieldpath.PathElement) (name, s string, ok bool) {
+	k := pe.Key()
+	if len(k) != 1 || k[0].Value.Kind() != value.String {
+		return "", "", false
+	}
+	return k[0].Name, k[0].Value.AsString(), true
+}
+
+// scratch is a walk's reusable memory for the indexes of its lists. Lists
+// nest, so it is used as a stack: a list takes what it needs with index and
+// gives it back with release, after the lists inside it have given back
+// theirs. Key fields are handed out from blocks and never given back, since
+// the path elements that point to them may end up in a result set.
+type scratch struct {
+	pes   []fieldpath.PathElement
+	flags []bool
+	ints  []int32
+	strs  []string
+	keys  []value.Field
+}
+
+// scratchMark is the state of a scratch to go back to.
+type scratchMark struct{ pes, flags, ints, strs int }
+
+func (s *scratch) mark() scratchMark {
+	return scratchMark{len(s.pes), len(s.flags), len(s.ints), len(s.strs)}
+}
+
+// release gives back everything taken since m.
+func (s *scratch) release(m scratchMark) {
+	clear(s.pes[m.pes:]) // they point into values: let those go
+	clear(s.strs[m.strs:])
+	s.pes, s.flags, s.ints, s.strs = s.pes[:m.pes], s.flags[:m.flags], s.ints[:m.ints], s.strs[:m.strs]
+}
+
+// take returns n zeroed entries from the top of *stack. When the stack has
+// no room, it continues in a new array of the same length (what was taken
+// stays in the old one), so marks stay valid.
+func take[T any](stack *[]T, n int) []T {
+	st := *stack
+	if cap(st)-len(st) < n {
+		st = make([]T, len(st), max(2*cap(st), len(st)+n, 32))
+	}
+	out := st[len(st) : len(st)+n : len(st)+n]
+	clear(out)
+	*stack = st[:len(st)+n]
+	return out
+}
+
+// keyBlock returns room for n key fields.
+func (s *scratch) keyBlock(n int) []value.Field {
+	if cap(s.keys)-len(s.keys) < n {
+		s.keys = make([]value.Field, 0, max(n, 16))
+	}
+	out := s.keys[len(s.keys) : len(s.keys) : len(s.keys)+n]
+	s.keys = s.keys[:len(s.keys)+n]
+	return out
+}
+
+// index computes the path elements of the items of an associative list and
+// indexes them, in memory taken from s (give it back with release); report
+// is called for each item that has none.
+func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, err error)) itemIndex {
+	pes := take(&s.pes, len(items))
+	ok := take(&s.flags, len(items))
 	var keyBuf []value.Field
 	if n := len(l.Keys()); n > 0 {
-		keyBuf = make([]value.Field, 0, n*len(items))
+		keyBuf = s.keyBlock(n * len(items))
 	}
-	for i, item := range items {
-		pe, err := itemElementIn(l, item, &keyBuf)
+	for i := range items {
+		pe, err := itemElementIn(l, &items[i], &keyBuf)
 		if err != nil {
 			report(i, err)
 			continue
 		}
 		pes[i], ok[i] = pe, true
 	}
-	return newItemIndex(pes, ok)
-}
-
-func newItemIndex(pes []fieldpath.PathElement, ok []bool) itemIndex {
-	order := make([]int32, 0, len(pes))
+	order := take(&s.ints, len(pes))[:0]
 	for i := range pes {
 		if ok[i] {
 			order = append(order, int32(i))
 		}
 	}
-	if !sortedUnique(pes, order) {
+	x := itemIndex{pes: pes, ok: ok, order: order}
+	x.keyName, x.strs = s.stringKeys(pes, order)
+	if x.strs != nil {
+		strs := x.strs
+		if !sortedUniqueStrings(strs, order) {
+			slices.SortFunc(order, func(a, b int32) int {
+				if c := strings.Compare(strs[a], strs[b]); c != 0 {
+					return c
+				}
+				return int(a - b)
+			})
+		}
+	} else if !sortedUnique(pes, order) {
 		slices.SortFunc(order, func(a, b int32) int {
 			if c := pes[a].Compare(pes[b]); c != 0 {
 				return c
@@ -55,19 +130,59 @@ func newItemIndex(pes []fieldpath.PathElement, ok []bool) itemIndex {
 			return int(a - b)
 		})
 	}
-	meta := make([]int32, 2*len(pes))
-	first, count := meta[:len(pes)], meta[len(pes):]
+	meta := take(&s.ints, 2*len(pes))
+	x.first, x.count = meta[:len(pes)], meta[len(pes):]
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
-		for hi < len(order) && pes[order[hi]].Equal(pes[order[lo]]) {
+		for hi < len(order) && x.same(order[hi], order[lo]) {
 			hi++
 		}
 		for _, p := range order[lo:hi] {
-			first[p], count[p] = order[lo], int32(hi-lo)
+			x.first[p], x.count[p] = order[lo], int32(hi-lo)
 		}
 		lo = hi
 	}
-	return itemIndex{pes: pes, ok: ok, order: order, first: first, count: count}
+	return x
+}
+
+// stringKeys returns the key name and the key strings by position when the
+// items at the positions in order all have a key of one field, of the same
+// name, holding a string; else "", nil.
+func (s *scratch) stringKeys(pes []fieldpath.PathElement, order []int32) (string, []string) {
+	if len(order) < 2 {
+		return "", nil
+	}
+	name, _, ok := stringKey(pes[order[0]])
+	if !ok {
+		return "", nil
+	}
+	for _, p := range order {
+		if n, _, ok := stringKey(pes[p]); !ok || n != name {
+			return "", nil
+		}
+	}
+	strs := take(&s.strs, len(pes))
+	for _, p := range order {
+		_, strs[p], _ = stringKey(pes[p])
+	}
+	return name, strs
+}
+
+// same reports whether the items at positions a and b have the same element.
+func (x *itemIndex) same(a, b int32) bool {
+	if x.strs != nil {
+		return x.strs[a] == x.strs[b]
+	}
+	return x.pes[a].Equal(x.pes[b])
+}
+
+func sortedUniqueStrings(strs []string, order []int32) bool {
+	for i := 1; i < len(order); i++ {
+		if strs[order[i-1]] >= strs[order[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedUnique(pes []fieldpath.PathElement, order []int32) bool {
@@ -81,6 +196,11 @@ func sortedUnique(pes []fieldpath.PathElement, order []int32) bool {
 
 // search returns the index in order of the first position holding pe, or -1.
 func (x *itemIndex) search(pe fieldpath.PathElement) int {
+	if x.strs != nil {
+		if name, str, ok := stringKey(pe); ok && name == x.keyName {
+			return x.searchString(str)
+		}
+	}
 	lo, hi := 0, len(x.order)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -96,6 +216,23 @@ func (x *itemIndex) search(pe fieldpath.PathElement) int {
 	return -1
 }
 
+// searchString is search for the element whose key string is str.
+func (x *itemIndex) searchString(str string) int {
+	lo, hi := 0, len(x.order)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x.strs[x.order[m]] < str {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(x.order) && x.strs[x.order[lo]] == str {
+		return lo
+	}
+	return -1
+}
+
 // lookup returns the first position holding pe and how many positions hold it.
 func (x *itemIndex) lookup(pe fieldpath.PathElement) (first int, count int) {
 	j := x.search(pe)
@@ -104,6 +241,15 @@ func (x *itemIndex) lookup(pe fieldpath.PathElement) (first int, count int) {
 	}
 	p := x.order[j]
 	return int(p), int(x.count[p])
+}
+
+// find is lookup trying position hint first: lists whose items come in the
+// same order find each item where the walk expects it, with no search.
+func (x *itemIndex) find(pe fieldpath.PathElement, hint int) (first int, count int) {
+	if hint >= 0 && hint < len(x.pes) && x.ok[hint] && x.pes[hint].Equal(pe) {
+		return int(x.first[hint]), int(x.count[hint])
+	}
+	return x.lookup(pe)
 }
 
 // positions returns every position holding pe, in list order.

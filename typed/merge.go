@@ -24,6 +24,7 @@ type merger struct {
 	// side possibly with repeated keys): a subtree present on one side only
 	// is then the result as it is, with no walk.
 	lhsValid, rhsValid bool
+	sc                 scratch
 }
 
 func (w *merger) run(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
@@ -87,14 +88,7 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
 		return keepRHS(lhs, rhs)
 	}
-	n := 0
-	if lm != nil {
-		n = lm.Len()
-	}
-	if rm != nil {
-		n = max(n, rm.Len())
-	}
-	out := make([]value.Field, 0, n)
+	out := make([]value.Field, 0, unionLen(lm, rm))
 	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
 		w.path = append(w.path, fieldpath.FieldName(name))
@@ -125,6 +119,8 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 		ritems = rl.Items()
 	}
 	nerr := len(w.errs.errs)
+	m := w.sc.mark()
+	defer w.sc.release(m)
 	ridx := w.index(l, ritems, false)
 	lidx := w.index(l, litems, true)
 	if len(w.errs.errs) > nerr {
@@ -140,10 +136,16 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 		w.path = w.path[:len(w.path)-1]
 	}
 	var null value.Value
+	// Lookups try next to the last item found first: lists usually agree on
+	// order.
+	lhint, rhint := 0, 0
 	// liveItem is the live item for a key: nil when absent, null when the
 	// live list repeats the key.
 	liveItem := func(pe fieldpath.PathElement) *value.Value {
-		first, n := lidx.lookup(pe)
+		first, n := lidx.find(pe, lhint)
+		if n > 0 {
+			lhint = first + 1
+		}
 		switch {
 		case n == 0:
 			return nil
@@ -153,26 +155,31 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 		return &litems[first]
 	}
 	rpos := func(pe fieldpath.PathElement) int {
-		first, _ := ridx.lookup(pe)
+		first, n := ridx.find(pe, rhint)
+		if n > 0 {
+			rhint = first + 1
+		}
 		return first
 	}
 	// The configuration's items that the live list also has, in the
 	// configuration's order: live items are emitted around them.
-	var shared []int
+	shared := take(&w.sc.ints, len(ritems))[:0]
 	for r := range ritems {
-		if first, _ := lidx.lookup(ridx.pes[r]); first >= 0 {
-			shared = append(shared, r)
+		if first, _ := lidx.find(ridx.pes[r], lhint); first >= 0 {
+			shared = append(shared, int32(r))
+			lhint = first + 1
 		}
 	}
 	next := -1
 	popShared := func() {
 		next = -1
 		if len(shared) > 0 {
-			next, shared = shared[0], shared[1:]
+			next, shared = int(shared[0]), shared[1:]
 		}
 	}
 	popShared()
-	merged := make([]bool, len(ritems))
+	lhint = 0
+	merged := take(&w.sc.flags, len(ritems))
 	for li, ri := 0, 0; li < len(litems) || ri < len(ritems); {
 		if li < len(litems) && ri < len(ritems) {
 			pe := lidx.pes[li]
@@ -219,7 +226,7 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 // each item that has none and, unless duplicates are allowed, for each
 // repeated key.
 func (w *merger) index(l *schema.List, items []value.Value, allowDuplicates bool) itemIndex {
-	idx := indexItems(l, items, func(i int, err error) {
+	idx := w.sc.index(l, items, func(i int, err error) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	if !allowDuplicates {
@@ -230,4 +237,30 @@ func (w *merger) index(l *schema.List, items []value.Value, allowDuplicates bool
 		}
 	}
 	return idx
+}
+
+// unionLen returns how many distinct field names the maps lm and rm (nil
+// when absent) have together.
+func unionLen(lm, rm *value.Value) int {
+	switch {
+	case lm == nil:
+		return rm.Len()
+	case rm == nil:
+		return lm.Len()
+	}
+	lf, rf := lm.Fields(), rm.Fields()
+	n, i, j := 0, 0, 0
+	for i < len(lf) && j < len(rf) {
+		switch {
+		case lf[i].Name < rf[j].Name:
+			i++
+		case lf[i].Name > rf[j].Name:
+			j++
+		default:
+			i++
+			j++
+		}
+		n++
+	}
+	return n + len(lf) - i + len(rf) - j
 }

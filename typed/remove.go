@@ -61,8 +61,9 @@ func remove(t *schema.Type, v value.Value, set *fieldpath.Set) (value.Value, boo
 		out := make([]value.Value, 0, len(items))
 		changed := false
 		keyBuf := make([]value.Field, 0, len(a.list.Keys())*len(items))
-		for _, item := range items {
-			pe, err := itemElementIn(a.list, item, &keyBuf)
+		for i := range items {
+			item := items[i]
+			pe, err := itemElementIn(a.list, &items[i], &keyBuf)
 			if err != nil {
 				out = append(out, item)
 				continue

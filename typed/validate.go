@@ -39,6 +39,7 @@ type validator struct {
 	opts validateOptions
 	path fieldpath.Path
 	errs errorList
+	sc   scratch
 }
 
 func (w *validator) walk(t *schema.Type, v value.Value) {
@@ -96,7 +97,9 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 		}
 		return
 	}
-	idx := indexItems(l, items, func(i int, err error) {
+	m := w.sc.mark()
+	defer w.sc.release(m)
+	idx := w.sc.index(l, items, func(i int, err error) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	pes := idx.pes

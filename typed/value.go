@@ -87,8 +87,8 @@ func (tv Value) Merge(config Value) (Value, error) {
 // Compare returns what changed from tv to rhs (see the function Compare).
 // Subtrees the two share are skipped when both were validated.
 func (tv Value) Compare(rhs Value) (*Comparison, error) {
-	w := comparer{skipShared: tv.typ == rhs.typ && tv.checked >= validWithDuplicates && rhs.checked >= validWithDuplicates}
-	return w.run(tv.typ, tv.val, rhs.val)
+	skip := tv.typ == rhs.typ && tv.checked >= validWithDuplicates && rhs.checked >= validWithDuplicates
+	return newComparer(skip).run(tv.typ, tv.val, rhs.val)
 }
 
 // FieldSet returns the fields tv sets (see the function FieldSet).

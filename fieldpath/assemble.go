@@ -1,0 +1,129 @@
+package fieldpath
+
+import (
+	"slices"
+
+	"github.com/structmerge/structmerge/value"
+)
+
+// Assembler builds sets bottom up, for walks over trees, which know where
+// they are and so need not hand over whole paths as Builder does. A walk
+// opens a node with Open, adds the node's members (AddMember) and the sets
+// of its subtrees (AddChild), and closes it with Close, which returns the
+// node's set; the walk then adds that set as a child of the enclosing node.
+// Nodes nest: the entries of the open nodes are kept on two stacks, and
+// closing a node pops its entries. Entries may come in any order and may
+// repeat (repeated children are united); entries already in order, as a
+// walk over a map's sorted fields gives them, are the cheapest.
+//
+// The sets returned by Close are immutable and share blocks of memory
+// allocated by the Assembler, so the sets of one walk cost a few
+// allocations in all. An Assembler is for use by one goroutine. The zero
+// Assembler is ready to use; Reset makes it forget the blocks, so that the
+// sets already returned are not shared with later ones.
+type Assembler struct {
+	members  []PathElement
+	children []Child
+	arena    arena
+}
+
+// Level marks the start of an open node's entries; Open returns it and
+// Close takes it.
+type Level struct{ m, c int32 }
+
+// UseScratch gives the Assembler memory for its stacks (used from length 0),
+// so that a walker can keep both in one allocation with itself. The
+// Assembler appends beyond their capacity as it needs to.
+func (a *Assembler) UseScratch(members []PathElement, children []Child) {
+	a.members, a.children = members[:0], children[:0]
+}
+
+// Open opens a node inside the current one.
+func (a *Assembler) Open() Level {
+	return Level{int32(len(a.members)), int32(len(a.children))}
+}
+
+// AddMember adds the path made of pe alone to the open node.
+func (a *Assembler) AddMember(pe PathElement) {
+	a.members = append(a.members, pe)
+}
+
+// AddChild adds the paths of s, each under pe, to the open node. An empty
+// s adds nothing.
+func (a *Assembler) AddChild(pe PathElement, s *Set) {
+	if !s.Empty() {
+		a.children = append(a.children, Child{Element: pe, Set: s})
+	}
+}
+
+// Close closes the node opened at l and returns its set (nil when it has no
+// entries).
+func (a *Assembler) Close(l Level) *Set {
+	ms, cs := a.members[l.m:], a.children[l.c:]
+	if len(ms) == 0 && len(cs) == 0 {
+		return nil
+	}
+	if !membersInOrder(ms) {
+		ms = sortMembers(ms)
+	}
+	if !childrenInOrder(cs) {
+		cs = sortChildren(cs)
+	}
+	s := a.arena.node(ms, cs)
+	clear(a.members[l.m:])
+	clear(a.children[l.c:])
+	a.members, a.children = a.members[:l.m], a.children[:l.c]
+	return s
+}
+
+// Reset makes the Assembler allocate new blocks for the sets that follow;
+// it keeps its stacks, which must be empty (every node closed).
+func (a *Assembler) Reset() {
+	a.arena = arena{}
+}
+
+// MemberValueOf returns the path element of MemberValue(*p) without copying
+// the value: p must point to a value nobody modifies (the item of a list, for
+// example, since values are immutable).
+func MemberValueOf(p *value.Value) PathElement {
+	return valueElement(p)
+}
+
+func membersInOrder(ms []PathElement) bool {
+	for i := 1; i < len(ms); i++ {
+		if ms[i-1].Compare(ms[i]) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func childrenInOrder(cs []Child) bool {
+	for i := 1; i < len(cs); i++ {
+		if cs[i-1].Element.Compare(cs[i].Element) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sortMembers sorts ms in place and drops repeats.
+func sortMembers(ms []PathElement) []PathElement {
+	slices.SortFunc(ms, PathElement.Compare)
+	return slices.CompactFunc(ms, func(x, y PathElement) bool { return x.Compare(y) == 0 })
+}
+
+// sortChildren sorts cs in place by element and unites the sets of repeated
+// elements.
+func sortChildren(cs []Child) []Child {
+	slices.SortStableFunc(cs, func(x, y Child) int { return x.Element.Compare(y.Element) })
+	out := cs[:0]
+	for _, c := range cs {
+		if n := len(out); n > 0 && out[n-1].Element.Compare(c.Element) == 0 {
+			out[n-1].Set = out[n-1].Set.Union(c.Set)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
