@@ -228,25 +228,19 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 		w.visit(pe, elem, lv, rv)
 		w.path = w.path[:len(w.path)-1]
 	}
-	// Lookups try next to the last item found first: lists usually agree on
-	// order.
-	lhint, rhint := 0, 0
-	compareKey := func(pe fieldpath.PathElement) {
-		lfirst, lcount := lidx.find(pe, lhint)
-		rfirst, rcount := ridx.find(pe, rhint)
+	// compareKey compares the items of one element: lcount of them in the
+	// live list at the positions lpos (in list order), rcount in the other.
+	compareKey := func(pe fieldpath.PathElement, lpos, rpos []int32) {
 		var lv, rv *value.Value
-		if lcount > 0 {
-			lv, lhint = &litems[lfirst], lfirst+1
+		if len(lpos) > 0 {
+			lv = &litems[lpos[0]]
 		}
-		if rcount > 0 {
-			rv, rhint = &ritems[rfirst], rfirst+1
+		if len(rpos) > 0 {
+			rv = &ritems[rpos[0]]
 		}
-		if lcount <= 1 && rcount <= 1 {
-			visit(pe, lv, rv)
-			return
-		}
-		lpos, rpos := lidx.positions(pe), ridx.positions(pe)
 		switch {
+		case len(lpos) <= 1 && len(rpos) <= 1:
+			visit(pe, lv, rv)
 		case len(lpos) >= 2 && len(rpos) >= 2:
 			same := len(lpos) == len(rpos)
 			for k := 0; same && k < len(lpos); k++ {
@@ -267,18 +261,32 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 			w.added.AddMember(pe)
 		}
 	}
-	// Keys in the order they first appear: the live list's, then new ones.
-	for i := range litems {
-		if lidx.ok[i] && !lidx.isDuplicate(i) {
-			compareKey(lidx.pes[i])
+	// The elements of both lists in order (so that the sets are assembled
+	// in order): a merge of the two indexes' sorted positions.
+	lo, ro := lidx.order, ridx.order
+	for len(lo) > 0 || len(ro) > 0 {
+		var c int
+		switch {
+		case len(lo) == 0:
+			c = 1
+		case len(ro) == 0:
+			c = -1
+		default:
+			c = compareItems(&lidx, lo[0], &ridx, ro[0])
 		}
-	}
-	for i := range ritems {
-		if ridx.ok[i] && !ridx.isDuplicate(i) {
-			if first, _ := lidx.find(ridx.pes[i], i); first < 0 {
-				compareKey(ridx.pes[i])
-			}
+		var lpos, rpos []int32
+		var pe fieldpath.PathElement
+		if c <= 0 {
+			n := lidx.count[lo[0]]
+			lpos, lo = lo[:n], lo[n:]
+			pe = lidx.pes[lpos[0]]
 		}
+		if c >= 0 {
+			n := ridx.count[ro[0]]
+			rpos, ro = ro[:n], ro[n:]
+			pe = ridx.pes[rpos[0]]
+		}
+		compareKey(pe, lpos, rpos)
 	}
 	return false, 0
 }

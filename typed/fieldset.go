@@ -89,10 +89,9 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	pes := idx.pes
-	for i := range items {
-		if !idx.ok[i] {
-			continue
-		}
+	// In the elements' order, so that the set is assembled in order.
+	for _, p := range idx.order {
+		i := int(p)
 		if idx.hasDuplicates(i) {
 			// A repeated key is owned as a whole, once.
 			if !idx.isDuplicate(i) {

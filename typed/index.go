@@ -176,6 +176,14 @@ func (x *itemIndex) same(a, b int32) bool {
 	return x.pes[a].Equal(x.pes[b])
 }
 
+// compareItems compares the element of item a of x with that of item b of y.
+func compareItems(x *itemIndex, a int32, y *itemIndex, b int32) int {
+	if x.strs != nil && y.strs != nil && x.keyName == y.keyName {
+		return strings.Compare(x.strs[a], y.strs[b])
+	}
+	return x.pes[a].Compare(y.pes[b])
+}
+
 func sortedUniqueStrings(strs []string, order []int32) bool {
 	for i := 1; i < len(order); i++ {
 		if strs[order[i-1]] >= strs[order[i]] {

@@ -117,26 +117,38 @@ func (r *reconciler) walk(t *schema.Type, node *fieldpath.Set, isAtomic bool) {
 	}
 }
 
-// visit descends into the children of node that are not members, then into
-// the members; typeOf gives each element's type (nil to skip it).
+// visit descends into every element of node: those with children, with
+// their children, and the members; typeOf gives each element's type (nil to
+// skip it). Members and children are both sorted, so one merged pass finds
+// the elements that are both.
 func (r *reconciler) visit(node *fieldpath.Set, typeOf func(fieldpath.PathElement) *schema.Type) {
-	descend := func(pe fieldpath.PathElement, isMember bool) {
+	ms, cs := node.Members(), node.Children()
+	for len(ms) > 0 || len(cs) > 0 {
+		var c int
+		switch {
+		case len(ms) == 0:
+			c = 1
+		case len(cs) == 0:
+			c = -1
+		default:
+			c = ms[0].Compare(cs[0].Element)
+		}
+		var pe fieldpath.PathElement
+		var child *fieldpath.Set
+		isMember := c <= 0
+		if c <= 0 {
+			pe, ms = ms[0], ms[1:]
+		}
+		if c >= 0 {
+			pe, child, cs = cs[0].Element, cs[0].Set, cs[1:]
+		}
 		ct := typeOf(pe)
 		if ct == nil {
-			return
+			continue
 		}
-		child := node.WithPrefix(pe)
 		r.path = append(r.path, pe)
 		r.walk(ct, child, isMember && child.Empty())
 		r.path = r.path[:len(r.path)-1]
-	}
-	for _, c := range node.Children() {
-		if !node.HasMember(c.Element) {
-			descend(c.Element, false)
-		}
-	}
-	for _, m := range node.Members() {
-		descend(m, true)
 	}
 }
 
