@@ -1,6 +1,7 @@
 package fieldpath
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -34,7 +35,7 @@ const MaxFieldsV1Depth = 10000
 // JSON cannot hold (and for which structured-merge-diff fails), is written
 // as null; a zero PathElement is written as the key "".
 func (s *Set) MarshalFieldsV1() []byte {
-	return s.AppendFieldsV1(make([]byte, 0, 2+24*s.Size()))
+	return s.AppendFieldsV1(make([]byte, 0, 2+32*s.Size()))
 }
 
 // AppendFieldsV1 appends the FieldsV1 encoding of s (see MarshalFieldsV1) to
@@ -143,7 +144,7 @@ func keyEscapeExtra(c byte) int {
 // and filling it from the end.
 func escapeTail(dst []byte, from int) []byte {
 	extra := 0
-	for _, c := range dst[from:] {
+	for _, c := range dst[from+plainPrefix(dst[from:]):] {
 		extra += keyEscapeExtra(c)
 	}
 	if extra == 0 {
@@ -186,7 +187,7 @@ const hexDigits = "0123456789abcdef"
 // characters are escaped; other bytes, even invalid UTF-8, are copied.
 func appendKeyText[T string | []byte](dst []byte, s T) []byte {
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := plainPrefix(s); i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -281,6 +282,7 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 // key. Nesting deeper than MaxFieldsV1Depth is an error.
 func ParseFieldsV1(data []byte) (*Set, error) {
 	d := decoder{data: data}
+	d.presize()
 	d.ws()
 	if d.pos >= len(data) {
 		return nil, d.errorf(d.pos, -1, "empty input; want a JSON object")
@@ -493,6 +495,21 @@ func (d *decoder) newSet(members []PathElement, children []Child) *Set {
 	return s
 }
 
+// presize sizes the arenas from a count of the objects in the input: an
+// empty object is usually a member, a non-empty one a node and a child. It
+// is an estimate (text inside keys counts too); the arenas grow as needed.
+func (d *decoder) presize() {
+	objects := bytes.Count(d.data, []byte{'{'})
+	if objects < 16 {
+		return
+	}
+	leaves := bytes.Count(d.data, []byte("{}"))
+	nodes := max(objects-leaves, 1)
+	d.elemArena = make([]PathElement, leaves)
+	d.kidArena = make([]Child, nodes)
+	d.setArena = make([]Set, nodes)
+}
+
 // estimate returns how many items to allocate in the next arena chunk when
 // about one item is expected per bytesPer bytes of the input left to read.
 func (d *decoder) estimate(bytesPer int) int {
@@ -572,7 +589,7 @@ func describeByte(c byte) string {
 func (d *decoder) str(key int) ([]byte, error) {
 	start := d.pos + 1
 	data := d.data
-	for i := start; i < len(data); i++ {
+	for i := start + plainPrefix(data[start:]); i < len(data); i++ {
 		switch c := data[i]; {
 		case c == '"':
 			d.pos = i + 1
@@ -1118,4 +1135,31 @@ func (d *decoder) unquote(lit []byte) (string, bool) {
 		return "", false
 	}
 	return d.name(b), true
+}
+
+// plainPrefix returns the length of the longest prefix of s with no byte
+// that JSON string text must escape ('"', '\\' and control characters),
+// looking at eight bytes at a time.
+func plainPrefix[T string | []byte](s T) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// The classic tests for a byte less than n (here 0x20) and for a
+		// zero byte (here after XOR with '"' and with '\\').
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(b-ones)&^b)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
 }

@@ -281,3 +281,30 @@ func FuzzParseFieldsV1(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainPrefix checks the eight-bytes-at-a-time scan against a byte loop
+// on strings with a special byte at every position.
+func TestPlainPrefix(t *testing.T) {
+	special := []byte{'"', '\\', 0, 0x1f, '\n'}
+	plain := []byte{' ', '!', '#', '[', ']', 'a', 0x7f, 0x80, 0xff, 0x21, 0x5b, 0x5d, 0x3f}
+	for n := 0; n <= 20; n++ {
+		for at := 0; at <= n; at++ {
+			for _, sp := range special {
+				for _, pl := range plain {
+					b := make([]byte, n)
+					for i := range b {
+						b[i] = pl
+					}
+					want := n
+					if at < n {
+						b[at] = sp
+						want = at
+					}
+					if got := fieldpath.PlainPrefixForTest(string(b)); got != want {
+						t.Fatalf("plainPrefix(%q) = %d, want %d", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}

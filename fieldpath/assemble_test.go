@@ -1,0 +1,93 @@
+package fieldpath_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
+	"github.com/structmerge/structmerge/value"
+)
+
+// assemble rebuilds s bottom up with a, visiting each node's entries in the
+// order given by shuffle (nil: as stored), the way a walk would.
+func assemble(a *fieldpath.Assembler, s *fieldpath.Set, r *rand.Rand, repeat bool) *fieldpath.Set {
+	type entry struct {
+		pe     fieldpath.PathElement
+		child  *fieldpath.Set
+		member bool
+	}
+	var entries []entry
+	for _, m := range s.Members() {
+		entries = append(entries, entry{pe: m, member: true})
+	}
+	for _, c := range s.Children() {
+		entries = append(entries, entry{pe: c.Element, child: c.Set})
+	}
+	if r != nil {
+		r.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+	}
+	l := a.Open()
+	for _, e := range entries {
+		if e.member {
+			a.AddMember(e.pe)
+			if repeat {
+				a.AddMember(e.pe)
+			}
+			continue
+		}
+		a.AddChild(e.pe, assemble(a, e.child, r, repeat))
+		a.AddChild(e.pe, nil) // an empty child adds nothing
+	}
+	return a.Close(l)
+}
+
+// TestAssemblerRebuildsSets checks that assembling the nodes of a set, in
+// order, shuffled, or with members repeated, gives the same set.
+func TestAssemblerRebuildsSets(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := 0; i < 500; i++ {
+		s := fieldpathtest.RandomSet(r, r.IntN(60))
+		var a fieldpath.Assembler
+		if i%3 == 0 {
+			a.UseScratch(make([]fieldpath.PathElement, 2), make([]fieldpath.Child, 1))
+		}
+		for _, tc := range []struct {
+			name    string
+			shuffle *rand.Rand
+			repeat  bool
+		}{{"in order", nil, false}, {"shuffled", r, false}, {"repeated members", r, true}} {
+			got := assemble(&a, s, tc.shuffle, tc.repeat)
+			if !got.Equal(s) {
+				t.Fatalf("set %d, %s: assembled\n%v\nwant\n%v", i, tc.name, got, s)
+			}
+			if got.Size() != s.Size() {
+				t.Fatalf("set %d, %s: Size %d, want %d", i, tc.name, got.Size(), s.Size())
+			}
+		}
+		a.Reset()
+	}
+}
+
+// TestAssemblerChildrenUnited checks that a child added twice under the same
+// element is the union of both.
+func TestAssemblerChildrenUnited(t *testing.T) {
+	var a fieldpath.Assembler
+	l := a.Open()
+	a.AddChild(fieldpath.FieldName("b"), set(t, ".x"))
+	a.AddMember(fieldpath.FieldName("a"))
+	a.AddChild(fieldpath.FieldName("b"), set(t, ".y"))
+	got := a.Close(l)
+	checkSet(t, "assembled", got, ".a", ".b.x", ".b.y")
+	if empty := a.Close(a.Open()); empty != nil {
+		t.Errorf("an empty node closed to %v, want nil", empty)
+	}
+}
+
+func TestMemberValueOf(t *testing.T) {
+	v := value.NewString("x")
+	pe := fieldpath.MemberValueOf(&v)
+	if !pe.Equal(fieldpath.MemberValue(value.NewString("x"))) || pe.String() != `[="x"]` {
+		t.Errorf("MemberValueOf = %v, want [=\"x\"]", pe)
+	}
+}

@@ -1,0 +1,4 @@
+package fieldpath
+
+// PlainPrefixForTest exposes plainPrefix to the external tests.
+func PlainPrefixForTest(s string) int { return plainPrefix(s) }
