@@ -38,6 +38,14 @@ func (a *Assembler) UseScratch(members []PathElement, children []Child) {
 	a.members, a.children = members[:0], children[:0]
 }
 
+// TakeScratch returns the Assembler's stacks, empty, for reuse by another
+// Assembler (UseScratch), and forgets them. Every node must be closed.
+func (a *Assembler) TakeScratch() ([]PathElement, []Child) {
+	m, c := a.members[:0], a.children[:0]
+	a.members, a.children = nil, nil
+	return m, c
+}
+
 // Open opens a node inside the current one.
 func (a *Assembler) Open() Level {
 	return Level{int32(len(a.members)), int32(len(a.children))}

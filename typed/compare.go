@@ -51,26 +51,28 @@ func (c *Comparison) ExcludeFields(fields *fieldpath.Set) *Comparison {
 // Compare returns what changed from lhs to rhs, both of type t. A value that
 // does not fit t where the comparison needs it is an error (Errors).
 func Compare(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
-	return newComparer(false).run(t, lhs, rhs)
+	return compare(t, lhs, rhs, false)
 }
 
-func newComparer(skipShared bool) *comparer {
-	w := &comparer{skipShared: skipShared}
-	w.added.UseScratch(w.members[0][:], w.children[0][:])
-	w.modified.UseScratch(w.members[1][:], w.children[1][:])
-	w.removed.UseScratch(w.members[2][:], w.children[2][:])
-	w.path = w.pathBuf[:0]
-	return w
-}
-
-func (w *comparer) run(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
+// compare runs a comparer with pooled scratch memory.
+func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool) (*Comparison, error) {
+	b := getBufs()
+	w := comparer{skipShared: skipShared, path: b.path, sc: b.sc}
+	w.added.UseScratch(b.members[0], b.children[0])
+	w.modified.UseScratch(b.members[1], b.children[1])
+	w.removed.UseScratch(b.members[2], b.children[2])
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
 	w.walk(t, &lhs, &rhs) // the whole value is never a member
-	w.result = Comparison{Added: w.added.Close(la), Modified: w.modified.Close(lm), Removed: w.removed.Close(lr)}
+	c := &Comparison{Added: w.added.Close(la), Modified: w.modified.Close(lm), Removed: w.removed.Close(lr)}
+	b.members[0], b.children[0] = w.added.TakeScratch()
+	b.members[1], b.children[1] = w.modified.TakeScratch()
+	b.members[2], b.children[2] = w.removed.TakeScratch()
+	b.path, b.sc = w.path, w.sc
+	b.put()
 	if err := w.errs.result(); err != nil {
 		return nil, err
 	}
-	return &w.result, nil
+	return c, nil
 }
 
 // comparer walks two values at once and assembles the three sets of a
@@ -85,11 +87,6 @@ type comparer struct {
 	// skipShared says both sides are known to be valid: a subtree the two
 	// share (value.Same) has no changes and no problems, and is skipped.
 	skipShared bool
-	result     Comparison
-	// First memory for the stacks, in the same allocation as the walker.
-	members  [3][8]fieldpath.PathElement
-	children [3][4]fieldpath.Child
-	pathBuf  [12]fieldpath.PathElement
 }
 
 // changes says how a value itself changed: a set of the bits below.

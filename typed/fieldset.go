@@ -13,12 +13,15 @@ import (
 // occurs more than once are owned as a whole. v is expected to have been
 // validated; items of associative lists that have no path element are an error.
 func FieldSet(t *schema.Type, v value.Value) (*fieldpath.Set, error) {
-	w := fieldSetter{}
-	w.a.UseScratch(w.members[:], w.children[:])
-	w.path = w.pathBuf[:0]
+	b := getBufs()
+	w := fieldSetter{path: b.path, sc: b.sc}
+	w.a.UseScratch(b.members[0], b.children[0])
 	l := w.a.Open()
 	w.walk(t, &v)
 	set := w.a.Close(l)
+	b.members[0], b.children[0] = w.a.TakeScratch()
+	b.path, b.sc = w.path, w.sc
+	b.put()
 	if err := w.errs.result(); err != nil {
 		return nil, err
 	}
@@ -32,10 +35,6 @@ type fieldSetter struct {
 	path fieldpath.Path // for errors
 	errs errorList
 	sc   scratch
-	// First memory for the stacks, in the same allocation as the walker.
-	members  [32]fieldpath.PathElement
-	children [16]fieldpath.Child
-	pathBuf  [16]fieldpath.PathElement
 }
 
 // walk adds the entries of v to the open node and reports whether v's own

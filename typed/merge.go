@@ -13,8 +13,17 @@ import (
 // not mention. An associative list of the configuration must not repeat a
 // key; the live value's may (the repeated items are merged as one).
 func Merge(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
-	w := merger{}
-	return w.run(t, lhs, rhs)
+	return merge(t, lhs, rhs, false, false)
+}
+
+// merge runs a merger with pooled scratch memory.
+func merge(t *schema.Type, lhs, rhs value.Value, lhsValid, rhsValid bool) (value.Value, error) {
+	b := getBufs()
+	w := merger{lhsValid: lhsValid, rhsValid: rhsValid, path: b.path, sc: b.sc}
+	out, err := w.run(t, lhs, rhs)
+	b.path, b.sc = w.path, w.sc
+	b.put()
+	return out, err
 }
 
 type merger struct {

@@ -355,3 +355,74 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestResultsOwnTheirMemory checks that results do not share the scratch
+// memory walks reuse: results computed first must read the same after many
+// other walks, from several goroutines, have reused that memory.
+func TestResultsOwnTheirMemory(t *testing.T) {
+	w := widget(t)
+	live := yv(t, `{name: a, containers: [{name: c, image: i, env: [{name: e, value: v}]}, {name: c2}], tags: [x, z], labels: {a: b}}`)
+	cfg := yv(t, `{name: b, containers: [{name: d}, {name: c, image: j}], tags: [y], labels: {c: d}}`)
+	bad := yv(t, `{containers: [{image: i}, {name: 1, env: 3}], tags: [[1]]}`)
+	fs, err := typed.FieldSet(w, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := typed.Merge(w, live, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := typed.Compare(w, live, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verr := typed.Validate(w, bad)
+	if verr == nil {
+		t.Fatal("no validation error for a bad value")
+	}
+	snapshot := func() string {
+		return fs.String() + "|" + string(value.ToJSON(m)) + "|" + c.String() + "|" + verr.Error()
+	}
+	before := snapshot()
+	others := []value.Value{
+		yv(t, `{name: q, containers: [{name: zz, image: k, env: [{name: f, value: w}, {name: g}]}], tags: [p, q, r]}`),
+		yv(t, `{containers: [{name: yy}, {name: xx, env: [{name: h}]}], labels: {x: y, z: w}}`),
+		bad,
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				a, b := others[(g+i)%3], others[(g+i+1)%3]
+				_ = typed.Validate(w, a)
+				_, _ = typed.FieldSet(w, a)
+				_, _ = typed.Merge(w, a, b)
+				_, _ = typed.Compare(w, a, b)
+			}
+		}()
+	}
+	wg.Wait()
+	if after := snapshot(); after != before {
+		t.Errorf("results changed after other walks:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// TestScratchLeftClean checks that walks leave the pooled scratch memory
+// cleared, so that a pooled buffer keeps no value or set alive.
+func TestScratchLeftClean(t *testing.T) {
+	w := widget(t)
+	a := yv(t, `{name: a, containers: [{name: c, image: i, env: [{name: e, value: v}]}, {name: c2}], tags: [x, z], labels: {a: b}}`)
+	b := yv(t, `{name: b, containers: [{name: d}, {name: c, image: j}], tags: [y], labels: {c: d}}`)
+	bad := yv(t, `{containers: [{image: i}, {name: 1, env: 3}], tags: [[1]]}`)
+	for _, v := range []value.Value{a, b, bad} {
+		_ = typed.Validate(w, v)
+		_, _ = typed.FieldSet(w, v)
+		_, _ = typed.Merge(w, v, a)
+		_, _ = typed.Compare(w, b, v)
+		if dirty := typed.PooledScratchDirty(); dirty != "" {
+			t.Fatalf("after the walks of %s: %s", value.ToJSON(v), dirty)
+		}
+	}
+}

@@ -30,8 +30,11 @@ func Validate(t *schema.Type, v value.Value, opts ...ValidateOption) error {
 }
 
 func validate(t *schema.Type, v value.Value, o validateOptions) error {
-	w := validator{opts: o}
+	b := getBufs()
+	w := validator{opts: o, path: b.path, sc: b.sc}
 	w.walk(t, v)
+	b.path, b.sc = w.path, w.sc
+	b.put()
 	return w.errs.result()
 }
 

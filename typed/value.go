@@ -72,8 +72,7 @@ func derived(inputs ...validity) validity {
 // walked again, when both were validated by New.
 func (tv Value) Merge(config Value) (Value, error) {
 	same := tv.typ == config.typ
-	w := merger{lhsValid: tv.checked >= validWithDuplicates, rhsValid: same && config.checked == valid}
-	out, err := w.run(tv.typ, tv.val, config.val)
+	out, err := merge(tv.typ, tv.val, config.val, tv.checked >= validWithDuplicates, same && config.checked == valid)
 	if err != nil {
 		return Value{}, err
 	}
@@ -88,7 +87,7 @@ func (tv Value) Merge(config Value) (Value, error) {
 // Subtrees the two share are skipped when both were validated.
 func (tv Value) Compare(rhs Value) (*Comparison, error) {
 	skip := tv.typ == rhs.typ && tv.checked >= validWithDuplicates && rhs.checked >= validWithDuplicates
-	return newComparer(skip).run(tv.typ, tv.val, rhs.val)
+	return compare(tv.typ, tv.val, rhs.val, skip)
 }
 
 // FieldSet returns the fields tv sets (see the function FieldSet).

@@ -1,0 +1,57 @@
+package typed
+
+import (
+	"sync"
+
+	"github.com/structmerge/structmerge/fieldpath"
+)
+
+// bufs is the scratch memory of one walk: the stacks of its assemblers, its
+// path and its list indexes. Walks take one from a pool and give it back
+// when they end, so that repeated operations reuse the memory instead of
+// allocating it again. Nothing in it is reachable from a result: sets copy
+// their entries out of the assemblers' stacks, path elements are copied out
+// of the index scratch, and the key fields that path elements point to
+// (scratch.keys) are never pooled. put clears everything before the bufs
+// go back, so a pooled bufs holds no reference to any value or set.
+type bufs struct {
+	members  [3][]fieldpath.PathElement
+	children [3][]fieldpath.Child
+	path     fieldpath.Path
+	sc       scratch
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bufs) }}
+
+// maxPooled is the largest stack, in entries, kept for reuse: a walk over a
+// huge object should not pin its scratch memory for the life of the program.
+const maxPooled = 4096
+
+func getBufs() *bufs { return bufPool.Get().(*bufs) }
+
+// put resets b and returns it to the pool. The walks leave the stacks
+// cleared behind them (an assembler clears what it pops, an index is
+// cleared when it is released), so only the path, which a walk truncates
+// without clearing, is cleared here.
+func (b *bufs) put() {
+	for i := range b.members {
+		b.members[i] = keepStack(b.members[i])
+		b.children[i] = keepStack(b.children[i])
+	}
+	b.path = keepStack(b.path)
+	clear(b.path[:cap(b.path)])
+	b.sc.pes = keepStack(b.sc.pes)
+	b.sc.strs = keepStack(b.sc.strs)
+	b.sc.flags = keepStack(b.sc.flags)
+	b.sc.ints = keepStack(b.sc.ints)
+	b.sc.keys = nil // path elements in results point into it
+	bufPool.Put(b)
+}
+
+// keepStack returns s emptied, or nil when it is too large to keep.
+func keepStack[T any](s []T) []T {
+	if cap(s) > maxPooled {
+		return nil
+	}
+	return s[:0]
+}

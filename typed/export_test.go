@@ -1,0 +1,39 @@
+package typed
+
+import "fmt"
+
+// PooledScratchDirty takes a buffer from the pool and describes any entry in
+// its stacks, up to their capacity, that still points somewhere ("" when all
+// are clear). It puts the buffer back.
+func PooledScratchDirty() string {
+	b := getBufs()
+	defer b.put()
+	for i := range b.members {
+		for j, pe := range b.members[i][:cap(b.members[i])] {
+			if pe.Kind() != 0 {
+				return fmt.Sprintf("members[%d][%d] = %v", i, j, pe)
+			}
+		}
+		for j, c := range b.children[i][:cap(b.children[i])] {
+			if c.Set != nil || c.Element.Kind() != 0 {
+				return fmt.Sprintf("children[%d][%d] = %v", i, j, c.Element)
+			}
+		}
+	}
+	for j, pe := range b.path[:cap(b.path)] {
+		if pe.Kind() != 0 {
+			return fmt.Sprintf("path[%d] = %v", j, pe)
+		}
+	}
+	for j, pe := range b.sc.pes[:cap(b.sc.pes)] {
+		if pe.Kind() != 0 {
+			return fmt.Sprintf("pes[%d] = %v", j, pe)
+		}
+	}
+	for j, s := range b.sc.strs[:cap(b.sc.strs)] {
+		if s != "" {
+			return fmt.Sprintf("strs[%d] = %q", j, s)
+		}
+	}
+	return ""
+}
