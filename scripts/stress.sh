@@ -3,10 +3,11 @@
 # counts failures and race reports (docs/reliability.md).
 #
 # The tests are those of the main module whose names match
-# 'Concurren|Race|Parallel|Stress' (each package's concurrency test, the
-# engine's concurrent applies, internal/stress's mixed readers and writers,
-# ...) and the conformance module's seed-race tests ('^TestSeedRace': the
-# workload on which structured-merge-diff v6.3.0 races). Each package's test
+# 'Concurren|Race|Parallel|Stress|Rescheduling' (each package's concurrency
+# test, the engine's concurrent applies, internal/stress's mixed readers and
+# writers and its volume-binding-rescheduling simulation, ...) and the
+# conformance module's seed-race tests ('^TestSeedRace': the workload on
+# which structured-merge-diff v6.3.0 races). Each package's test
 # binary is built once with -race; every run then executes each binary with
 # -test.count=1 (nothing is cached). At the end it prints
 #
@@ -18,9 +19,11 @@
 #
 # Usage: RUNS=N scripts/stress.sh      (RUNS defaults to 100)
 #   STRESS_RUN    the test name pattern in the main module
-#                 (default 'Concurren|Race|Parallel|Stress')
+#                 (default 'Concurren|Race|Parallel|Stress|Rescheduling')
 #   STRESS_SHORT  set to 1 to pass -test.short
 #   STRESS_CONFORMANCE=0  leave out the conformance module's tests
+#   STRESS_PARALLEL  how many test binaries of a run execute at once
+#                 (default: the number of CPUs)
 #
 # Exits 0 when every run passed without a race report, 1 otherwise. A
 # package whose tests do not build is left out and named at the end, and
@@ -29,12 +32,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs="${RUNS:-100}"
-pattern="${STRESS_RUN:-Concurren|Race|Parallel|Stress}"
+pattern="${STRESS_RUN:-Concurren|Race|Parallel|Stress|Rescheduling}"
 conformance="${STRESS_CONFORMANCE:-1}"
 short=()
 if [ "${STRESS_SHORT:-0}" = 1 ]; then
 	short=(-test.short)
 fi
+parallel="${STRESS_PARALLEL:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}"
+case "$parallel" in
+'' | *[!0-9]* | 0)
+	echo "stress: STRESS_PARALLEL must be a positive number, got '$parallel'" >&2
+	exit 2
+	;;
+esac
 case "$runs" in
 '' | *[!0-9]*)
 	echo "stress: RUNS must be a number, got '$runs'" >&2
@@ -93,11 +103,27 @@ races=0
 for ((i = 1; i <= runs; i++)); do
 	failed=0
 	runraces=0
+	# Start the run's binaries, at most $parallel at a time; each writes its
+	# own log and exit status.
+	k=0
 	while IFS=$'\t' read -r pkg dir pat; do
+		k=$((k + 1))
+		while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+			wait -n || true
+		done
 		bin="$tmp/bin/$(echo "$pkg" | tr '/.' '__').test"
-		log="$tmp/run.log"
-		rc=0
-		(cd "$dir" && GORACE="halt_on_error=0 ${GORACE:-}" "$bin" -test.run "$pat" -test.count=1 -test.timeout=10m "${short[@]}") >"$log" 2>&1 || rc=$?
+		(
+			rc=0
+			cd "$dir" && GORACE="halt_on_error=0 ${GORACE:-}" "$bin" -test.run "$pat" -test.count=1 -test.timeout=10m "${short[@]}" >"$tmp/run.$k.log" 2>&1 || rc=$?
+			echo "$rc" >"$tmp/run.$k.rc"
+		) &
+	done <"$tmp/targets"
+	wait
+	k=0
+	while IFS=$'\t' read -r pkg dir pat; do
+		k=$((k + 1))
+		log="$tmp/run.$k.log"
+		rc="$(cat "$tmp/run.$k.rc" 2>/dev/null || echo "?")"
 		n="$(grep -c 'WARNING: DATA RACE' "$log" || true)"
 		if [ "$rc" != 0 ] || [ "$n" != 0 ]; then
 			failed=1
@@ -124,6 +150,7 @@ for ((i = 1; i <= runs; i++)); do
 				}
 			' "$log" >>"$tmp/race-keys"
 		fi
+		rm -f "$log" "$tmp/run.$k.rc"
 	done <"$tmp/targets"
 	failures=$((failures + failed))
 	races=$((races + runraces))
