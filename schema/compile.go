@@ -314,7 +314,7 @@ func (c *compiler) indexFields(m *Map, md *MapDef) {
 		}
 		return
 	}
-	idx := c.newIndex(n)
+	idx := make([]int32, n)
 	for i := range idx {
 		idx[i] = int32(i)
 	}
@@ -328,7 +328,30 @@ func (c *compiler) indexFields(m *Map, md *MapDef) {
 			dup(int(idx[first]), int(idx[i]))
 		}
 	}
-	m.index = idx
+	// The hash table: a power of two at least twice the fields, open
+	// addressing with linear probing; a repeated name keeps its first field.
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	slots := c.newIndex(size)
+	for i := range slots {
+		slots[i] = -1
+	}
+	mask := uint32(size - 1)
+	for i := range m.fields {
+		name := m.fields[i].name
+		h := fieldHash(name) & mask
+		for ; slots[h] >= 0; h = (h + 1) & mask {
+			if m.fields[slots[h]].name == name {
+				break
+			}
+		}
+		if slots[h] < 0 {
+			slots[h] = int32(i)
+		}
+	}
+	m.slots = slots
 }
 
 func (c *compiler) compileUnions(m *Map, md *MapDef) {

@@ -379,9 +379,29 @@ func TestK8sSpotChecks(t *testing.T) {
 	if k := mustField(t, ports.ElementType(), "containerPort").Type().Scalar(); k != Numeric {
 		t.Errorf("containerPort scalar %v", k)
 	}
-	// Field lookups on a large map go through the index.
-	if len(podSpec.Map().Fields()) <= smallMap || podSpec.Map().index == nil {
+	// Field lookups on a large map go through the hash table.
+	if len(podSpec.Map().Fields()) <= smallMap || podSpec.Map().slots == nil {
 		t.Fatal("PodSpec should be indexed")
+	}
+	// Every field of every map is found, at its own position, and names
+	// that are not fields are not.
+	for _, name := range s.TypeNames() {
+		typ := mustType(t, s, name)
+		m := typ.Map()
+		if m == nil {
+			continue
+		}
+		fields := m.Fields()
+		for i := range fields {
+			if f, ok := m.Field(fields[i].Name()); !ok || f != &fields[i] {
+				t.Fatalf("%s: Field(%q) = %v, %v; want field #%d", name, fields[i].Name(), f, ok, i)
+			}
+			for _, absent := range []string{fields[i].Name() + "x", "x" + fields[i].Name(), fields[i].Name()[:len(fields[i].Name())/2]} {
+				if f, ok := m.Field(absent); ok && f.Name() != absent {
+					t.Fatalf("%s: Field(%q) found %q", name, absent, f.Name())
+				}
+			}
+		}
 	}
 	for _, name := range []string{"volumes", "affinity", "nodeSelector", "tolerations"} {
 		mustField(t, podSpec, name)

@@ -207,14 +207,14 @@ func (l *List) KeyDefault(i int) (v value.Value, ok bool) {
 // Map is immutable; safe for concurrent use.
 type Map struct {
 	fields []Field
-	index  []int32 // positions of fields sorted by name; nil for small maps
+	slots  []int32 // hash table of field positions (-1: empty); nil for small maps
 	elem   *Type
 	rel    Relationship
 	unions []Union
 }
 
 // smallMap is the number of fields up to which Field scans instead of
-// searching an index.
+// looking the name up in a hash table.
 const smallMap = 8
 
 // Fields returns the declared fields in declaration order. Borrowed: do not
@@ -223,7 +223,7 @@ func (m *Map) Fields() []Field { return m.fields }
 
 // Field returns the declared field called name. The pointer is borrowed.
 func (m *Map) Field(name string) (*Field, bool) {
-	if m.index == nil {
+	if m.slots == nil {
 		for i := range m.fields {
 			if m.fields[i].name == name {
 				return &m.fields[i], true
@@ -231,21 +231,29 @@ func (m *Map) Field(name string) (*Field, bool) {
 		}
 		return nil, false
 	}
-	lo, hi := 0, len(m.index)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if m.fields[m.index[mid]].name < name {
-			lo = mid + 1
-		} else {
-			hi = mid
+	mask := uint32(len(m.slots) - 1)
+	for h := fieldHash(name) & mask; ; h = (h + 1) & mask {
+		i := m.slots[h]
+		if i < 0 {
+			return nil, false
 		}
-	}
-	if lo < len(m.index) {
-		if f := &m.fields[m.index[lo]]; f.name == name {
+		if f := &m.fields[i]; f.name == name {
 			return f, true
 		}
 	}
-	return nil, false
+}
+
+// fieldHash mixes a field name's length and three of its bytes: enough to
+// spread the names of one map, and cheap.
+func fieldHash(name string) uint32 {
+	n := len(name)
+	h := uint32(n) * 0x9e3779b1
+	if n > 0 {
+		h ^= uint32(name[0]) * 0x85ebca6b
+		h ^= uint32(name[n-1]) * 0xc2b2ae35
+		h ^= uint32(name[n/2]) * 0x27d4eb2f
+	}
+	return h ^ h>>15
 }
 
 // ElementType returns the type of fields not declared in Fields, or nil when
