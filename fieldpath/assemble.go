@@ -46,6 +46,17 @@ func (a *Assembler) TakeScratch() ([]PathElement, []Child) {
 	return m, c
 }
 
+// Reserve sizes the first blocks the sets will be allocated from, for sets
+// of about the given numbers of members and nodes (each node but the top one
+// is a child). It has no effect once a set was closed, nor for zeros.
+func (a *Assembler) Reserve(members, nodes int) {
+	if a.arena.started || members <= 0 || nodes <= 0 {
+		return
+	}
+	a.arena.elemChunk, a.arena.setChunk, a.arena.kidChunk = members, nodes, max(nodes-1, 1)
+	a.arena.elemsReserved, a.arena.setsReserved, a.arena.kidsReserved = true, true, true
+}
+
 // Open opens a node inside the current one.
 func (a *Assembler) Open() Level {
 	return Level{int32(len(a.members)), int32(len(a.children))}

@@ -52,6 +52,10 @@ func TestAssemblerRebuildsSets(t *testing.T) {
 		if i%3 == 0 {
 			a.UseScratch(make([]fieldpath.PathElement, 2), make([]fieldpath.Child, 1))
 		}
+		if i%2 == 0 {
+			// Reservations too small, about right and too large.
+			a.Reserve(r.IntN(2*s.Size()+2), r.IntN(s.Size()+2))
+		}
 		for _, tc := range []struct {
 			name    string
 			shuffle *rand.Rand

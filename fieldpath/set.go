@@ -713,14 +713,22 @@ type arena struct {
 	sets                          []Set
 	elemChunk, kidChunk, setChunk int // the sizes of the next blocks
 	started                       bool
+	// Whether the next block of a kind has a reserved size.
+	elemsReserved, kidsReserved, setsReserved bool
 }
 
-// firstBlock is an arena's first block of each kind in one allocation, so
-// that a small set costs one.
+// firstBlock and firstBlockMedium are an arena's first blocks of each kind
+// in one allocation, so that a small set costs one.
 type firstBlock struct {
 	sets  [4]Set
 	elems [8]PathElement
 	kids  [4]Child
+}
+
+type firstBlockMedium struct {
+	sets  [8]Set
+	elems [24]PathElement
+	kids  [8]Child
 }
 
 // grow returns the size of the next block of a kind, at least 8, and
@@ -732,25 +740,44 @@ func grow(next *int) int {
 	return n
 }
 
+// growReserved is grow for a block whose size was reserved (see
+// Assembler.Reserve): the reservation is used once, and if it falls short
+// the blocks after it start small again.
+func growReserved(next *int, reserved *bool) int {
+	if !*reserved {
+		return grow(next)
+	}
+	*reserved = false
+	n := max(*next, 8)
+	*next = max(n/4, 8)
+	return n
+}
+
 // node returns a new set holding copies of members and children, which must
 // be sorted and valid.
 func (a *arena) node(members []PathElement, children []Child) *Set {
 	if !a.started {
 		a.started = true
-		if a.setChunk <= 4 && a.elemChunk <= 8 && a.kidChunk <= 4 {
+		switch {
+		case a.setChunk <= 4 && a.elemChunk <= 8 && a.kidChunk <= 4:
 			fb := new(firstBlock)
 			a.sets, a.elems, a.kids = fb.sets[:], fb.elems[:], fb.kids[:]
 			a.setChunk, a.elemChunk, a.kidChunk = 8, 16, 8
+		case a.elemsReserved && a.setChunk <= 8 && a.elemChunk <= 24 && a.kidChunk <= 8:
+			fb := new(firstBlockMedium)
+			a.sets, a.elems, a.kids = fb.sets[:], fb.elems[:], fb.kids[:]
+			a.setChunk, a.elemChunk, a.kidChunk = 8, 16, 8
 		}
+		a.elemsReserved, a.setsReserved, a.kidsReserved = false, false, false
 	}
 	if len(a.sets) == 0 {
-		a.sets = make([]Set, grow(&a.setChunk))
+		a.sets = make([]Set, growReserved(&a.setChunk, &a.setsReserved))
 	}
 	s := &a.sets[0]
 	a.sets = a.sets[1:]
 	if n := len(members); n > 0 {
 		if len(a.elems) < n {
-			a.elems = make([]PathElement, max(n, grow(&a.elemChunk)))
+			a.elems = make([]PathElement, max(n, growReserved(&a.elemChunk, &a.elemsReserved)))
 		}
 		s.members = a.elems[:n:n]
 		a.elems = a.elems[n:]
@@ -758,7 +785,7 @@ func (a *arena) node(members []PathElement, children []Child) *Set {
 	}
 	if n := len(children); n > 0 {
 		if len(a.kids) < n {
-			a.kids = make([]Child, max(n, grow(&a.kidChunk)))
+			a.kids = make([]Child, max(n, growReserved(&a.kidChunk, &a.kidsReserved)))
 		}
 		s.children = a.kids[:n:n]
 		a.kids = a.kids[n:]

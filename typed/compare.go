@@ -51,14 +51,15 @@ func (c *Comparison) ExcludeFields(fields *fieldpath.Set) *Comparison {
 // Compare returns what changed from lhs to rhs, both of type t. A value that
 // does not fit t where the comparison needs it is an error (Errors).
 func Compare(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
-	return compare(t, lhs, rhs, false)
+	return compare(t, lhs, rhs, false, sizeHint{})
 }
 
 // compare runs a comparer with pooled scratch memory.
-func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool) (*Comparison, error) {
+func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool, added sizeHint) (*Comparison, error) {
 	b := getBufs()
 	w := comparer{skipShared: skipShared, path: b.path, sc: b.sc}
 	w.added.UseScratch(b.members[0], b.children[0])
+	w.added.Reserve(added.added())
 	w.modified.UseScratch(b.members[1], b.children[1])
 	w.removed.UseScratch(b.members[2], b.children[2])
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()

@@ -13,9 +13,15 @@ import (
 // occurs more than once are owned as a whole. v is expected to have been
 // validated; items of associative lists that have no path element are an error.
 func FieldSet(t *schema.Type, v value.Value) (*fieldpath.Set, error) {
+	return fieldSet(t, v, sizeHint{})
+}
+
+// fieldSet is FieldSet allocating the set for the size hint.
+func fieldSet(t *schema.Type, v value.Value, hint sizeHint) (*fieldpath.Set, error) {
 	b := getBufs()
 	w := fieldSetter{path: b.path, sc: b.sc}
 	w.a.UseScratch(b.members[0], b.children[0])
+	w.a.Reserve(hint.fieldSet())
 	l := w.a.Open()
 	w.walk(t, &v)
 	set := w.a.Close(l)

@@ -30,19 +30,54 @@ func Validate(t *schema.Type, v value.Value, opts ...ValidateOption) error {
 }
 
 func validate(t *schema.Type, v value.Value, o validateOptions) error {
+	_, err := validateCounting(t, v, o)
+	return err
+}
+
+// validateCounting validates v and estimates the size of its field set.
+func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHint, error) {
 	b := getBufs()
 	w := validator{opts: o, path: b.path, sc: b.sc}
 	w.walk(t, v)
 	b.path, b.sc = w.path, w.sc
 	b.put()
-	return w.errs.result()
+	if err := w.errs.result(); err != nil {
+		return sizeHint{}, err
+	}
+	return sizeHint{entries: clamp32(w.entries), mapChildren: clamp32(w.mapChildren), nodes: clamp32(w.nodes + 1)}, nil
 }
+
+// sizeHint is the size of the sets built from a valid value, estimated while
+// validating it, so that walks building them can allocate them in one go:
+// the entries (fields and keyed items) a set may hold, how many of those
+// are non-empty maps, and how many nodes (child sets) there are.
+type sizeHint struct{ entries, mapChildren, nodes int32 }
+
+// fieldSet returns the members and nodes of the value's field set, where a
+// non-empty map is a child but not a member.
+func (h sizeHint) fieldSet() (members, nodes int) {
+	return int(h.entries - h.mapChildren), int(h.nodes)
+}
+
+// added returns the members and nodes of the set of paths added when the
+// value replaces nothing, where every entry is a member.
+func (h sizeHint) added() (members, nodes int) {
+	return int(h.entries), int(h.nodes)
+}
+
+func clamp32(n int) int32 { return int32(min(n, 1<<30)) }
 
 type validator struct {
 	opts validateOptions
 	path fieldpath.Path
 	errs errorList
 	sc   scratch
+	// The counts behind a sizeHint: entries (fields and keyed items) that
+	// the field set may hold, those that are non-empty maps (children, not
+	// members), and non-empty maps and lists (nodes). Nothing inside an
+	// atomic map or list is counted: it is one member.
+	entries, mapChildren, nodes int
+	inAtomic                    int
 }
 
 func (w *validator) walk(t *schema.Type, v value.Value) {
@@ -70,6 +105,19 @@ func (w *validator) doMap(m *schema.Map, v value.Value) {
 		w.errs.add(w.path, WrongKind, "expected map, got "+describeKind(v))
 		return
 	}
+	atomic := m.Relationship() == schema.Atomic
+	if atomic {
+		w.inAtomic++
+		defer func() { w.inAtomic-- }()
+	} else if w.inAtomic == 0 && v.Len() > 0 {
+		w.nodes++
+		w.entries += v.Len()
+		for _, f := range v.Fields() {
+			if f.Value.Kind() == value.Map && f.Value.Len() > 0 {
+				w.mapChildren++
+			}
+		}
+	}
 	for _, f := range v.Fields() {
 		ft, declared := fieldType(m, f.Name)
 		w.path = append(w.path, fieldpath.FieldName(f.Name))
@@ -93,12 +141,18 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 	}
 	items := v.Items()
 	if l.Relationship() != schema.Associative {
+		w.inAtomic++ // no item is a path of the field set
+		defer func() { w.inAtomic-- }()
 		for i, item := range items {
 			w.path = append(w.path, fieldpath.Index(i))
 			w.walk(l.ElementType(), item)
 			w.path = w.path[:len(w.path)-1]
 		}
 		return
+	}
+	if w.inAtomic == 0 && len(items) > 0 {
+		w.nodes++
+		w.entries += len(items)
 	}
 	m := w.sc.mark()
 	defer w.sc.release(m)

@@ -12,6 +12,7 @@ type Value struct {
 	typ     *schema.Type
 	val     value.Value
 	checked validity
+	hint    sizeHint // of the field set, when made by New
 }
 
 // validity records what a Value is known to satisfy, so that operations can
@@ -32,14 +33,15 @@ func New(t *schema.Type, v value.Value, opts ...ValidateOption) (Value, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if err := validate(t, v, o); err != nil {
+	hint, err := validateCounting(t, v, o)
+	if err != nil {
 		return Value{}, err
 	}
 	c := valid
 	if o.allowDuplicates {
 		c = validWithDuplicates
 	}
-	return Value{typ: t, val: v, checked: c}, nil
+	return Value{typ: t, val: v, checked: c, hint: hint}, nil
 }
 
 // NewUnvalidated pairs v with t without checking that v fits t.
@@ -87,11 +89,15 @@ func (tv Value) Merge(config Value) (Value, error) {
 // Subtrees the two share are skipped when both were validated.
 func (tv Value) Compare(rhs Value) (*Comparison, error) {
 	skip := tv.typ == rhs.typ && tv.checked >= validWithDuplicates && rhs.checked >= validWithDuplicates
-	return compare(tv.typ, tv.val, rhs.val, skip)
+	var hint sizeHint
+	if tv.val.Len() == 0 {
+		hint = rhs.hint // everything rhs sets is added
+	}
+	return compare(tv.typ, tv.val, rhs.val, skip, hint)
 }
 
 // FieldSet returns the fields tv sets (see the function FieldSet).
-func (tv Value) FieldSet() (*fieldpath.Set, error) { return FieldSet(tv.typ, tv.val) }
+func (tv Value) FieldSet() (*fieldpath.Set, error) { return fieldSet(tv.typ, tv.val, tv.hint) }
 
 // RemoveItems returns tv without the fields in set (see the function RemoveItems).
 func (tv Value) RemoveItems(set *fieldpath.Set) Value {
