@@ -57,6 +57,14 @@ func (a *Assembler) Reserve(members, nodes int) {
 	a.arena.elemsReserved, a.arena.setsReserved, a.arena.kidsReserved = true, true, true
 }
 
+// Grow makes room on the stacks for members and children more entries, so
+// that a walk that knows how many entries a node will get (the items of a
+// list) grows the stacks once.
+func (a *Assembler) Grow(members, children int) {
+	a.members = slices.Grow(a.members, members)
+	a.children = slices.Grow(a.children, children)
+}
+
 // Open opens a node inside the current one.
 func (a *Assembler) Open() Level {
 	return Level{int32(len(a.members)), int32(len(a.children))}

@@ -23,9 +23,10 @@ type bufs struct {
 
 var bufPool = sync.Pool{New: func() any { return new(bufs) }}
 
-// maxPooled is the largest stack, in entries, kept for reuse: a walk over a
-// huge object should not pin its scratch memory for the life of the program.
-const maxPooled = 4096
+// maxPooled is the largest stack, in entries, kept for reuse. A pool lets
+// go of what it holds within two garbage collections, so even large stacks
+// are not pinned for long; beyond this size a walk allocates its own.
+const maxPooled = 1 << 18
 
 func getBufs() *bufs { return bufPool.Get().(*bufs) }
 

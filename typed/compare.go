@@ -259,6 +259,11 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 			w.added.AddMember(pe)
 		}
 	}
+	if len(litems) == 0 {
+		w.added.Grow(len(ritems), len(ritems))
+	} else if len(ritems) == 0 {
+		w.removed.Grow(len(litems), len(litems))
+	}
 	// The elements of both lists in order (so that the sets are assembled
 	// in order): a merge of the two indexes' sorted positions.
 	lo, ro := lidx.order, ridx.order

@@ -94,6 +94,7 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	pes := idx.pes
+	w.a.Grow(len(items), len(items))
 	// In the elements' order, so that the set is assembled in order.
 	for _, p := range idx.order {
 		i := int(p)

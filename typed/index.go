@@ -67,11 +67,15 @@ func (s *scratch) release(m scratchMark) {
 // stays in the old one), so marks stay valid.
 func take[T any](stack *[]T, n int) []T {
 	st := *stack
+	fresh := false
 	if cap(st)-len(st) < n {
 		st = make([]T, len(st), max(2*cap(st), len(st)+n, 32))
+		fresh = true
 	}
 	out := st[len(st) : len(st)+n : len(st)+n]
-	clear(out)
+	if !fresh {
+		clear(out)
+	}
 	*stack = st[:len(st)+n]
 	return out
 }
