@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -281,10 +282,17 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 // Errors are *SyntaxError values naming the byte offset and the offending
 // key. Nesting deeper than MaxFieldsV1Depth is an error.
 func ParseFieldsV1(data []byte) (*Set, error) {
-	d := decoder{data: data}
+	sc := decodePool.Get().(*decodeScratch)
+	d := decoder{data: data, buf: sc.buf, buf2: sc.buf2, keyStack: sc.keyStack, members: sc.members, children: sc.children}
+	s, err := d.parse()
+	sc.put(&d)
+	return s, err
+}
+
+func (d *decoder) parse() (*Set, error) {
 	d.presize()
 	d.ws()
-	if d.pos >= len(data) {
+	if d.pos >= len(d.data) {
 		return nil, d.errorf(d.pos, -1, "empty input; want a JSON object")
 	}
 	s, _, err := d.node(1, -1)
@@ -292,10 +300,45 @@ func ParseFieldsV1(data []byte) (*Set, error) {
 		return nil, err
 	}
 	d.ws()
-	if d.pos < len(data) {
+	if d.pos < len(d.data) {
 		return nil, d.errorf(d.pos, -1, "unexpected data after the top-level object")
 	}
 	return s, nil
+}
+
+// decodeScratch is a decoder's working memory, reused through a pool: the
+// stacks of the nodes being read and the buffers for escaped text. Nothing
+// in it is reachable from a parsed set (whose nodes, names and key values
+// live in the decoder's arenas), and put clears it before it goes back.
+type decodeScratch struct {
+	buf, buf2 []byte
+	keyStack  []value.Field
+	members   []PathElement
+	children  []Child
+}
+
+var decodePool = sync.Pool{New: func() any { return new(decodeScratch) }}
+
+// maxPooledScratch is the largest stack, in entries, kept for reuse.
+const maxPooledScratch = 1 << 16
+
+// put takes d's (possibly grown) scratch, clears it and returns it to the
+// pool.
+func (sc *decodeScratch) put(d *decoder) {
+	sc.buf, sc.buf2 = reuse(d.buf), reuse(d.buf2)
+	sc.keyStack, sc.members, sc.children = reuse(d.keyStack), reuse(d.members), reuse(d.children)
+	decodePool.Put(sc)
+}
+
+// reuse returns s emptied and cleared over its capacity, or nil when it is
+// too large to keep.
+func reuse[T any](s []T) []T {
+	if cap(s) > maxPooledScratch {
+		return nil
+	}
+	s = s[:cap(s)]
+	clear(s)
+	return s[:0]
 }
 
 // decoder is the state of one ParseFieldsV1 call. Finished nodes take their
@@ -503,7 +546,12 @@ func (d *decoder) presize() {
 	if objects < 16 {
 		return
 	}
-	leaves := bytes.Count(d.data, []byte("{}"))
+	leaves := 0
+	for i := 0; i+1 < len(d.data); i++ {
+		if d.data[i] == '{' && d.data[i+1] == '}' {
+			leaves++
+		}
+	}
 	nodes := max(objects-leaves, 1)
 	d.elemArena = make([]PathElement, leaves)
 	d.kidArena = make([]Child, nodes)
