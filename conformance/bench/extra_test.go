@@ -134,14 +134,7 @@ func bench(b *testing.B, f func() error) {
 // validates a value.Value converted from that map beforehand.
 func BenchmarkValidate(b *testing.B) {
 	for _, w := range workloads {
-		b.Run(w.name+"/smd", func(b *testing.B) {
-			pt := smdParser(b, w.schemaFile).Type(w.typeName)
-			obj := unstructuredObject(b, w.objectFile)
-			bench(b, func() error {
-				_, err := pt.FromUnstructured(obj)
-				return err
-			})
-		})
+		b.Run(w.name+"/smd", func(b *testing.B) { benchSMDFromUnstructured(b, w) })
 		b.Run(w.name+"/structmerge", func(b *testing.B) {
 			t := smType(b, w.schemaFile, w.typeName)
 			v := smValue(b, unstructuredObject(b, w.objectFile))
@@ -153,20 +146,23 @@ func BenchmarkValidate(b *testing.B) {
 	}
 }
 
+// benchSMDFromUnstructured times SMD's pt.FromUnstructured on w's object.
+func benchSMDFromUnstructured(b *testing.B, w workload) {
+	pt := smdParser(b, w.schemaFile).Type(w.typeName)
+	obj := unstructuredObject(b, w.objectFile)
+	bench(b, func() error {
+		_, err := pt.FromUnstructured(obj)
+		return err
+	})
+}
+
 // BenchmarkFromUnstructured turns a decoded map[string]any into a validated
 // typed value: SMD's pt.FromUnstructured against structmerge's
 // value.FromUnstructured followed by typed.New. It is BenchmarkValidate
 // with structmerge's conversion counted.
 func BenchmarkFromUnstructured(b *testing.B) {
 	for _, w := range workloads {
-		b.Run(w.name+"/smd", func(b *testing.B) {
-			pt := smdParser(b, w.schemaFile).Type(w.typeName)
-			obj := unstructuredObject(b, w.objectFile)
-			bench(b, func() error {
-				_, err := pt.FromUnstructured(obj)
-				return err
-			})
-		})
+		b.Run(w.name+"/smd", func(b *testing.B) { benchSMDFromUnstructured(b, w) })
 		b.Run(w.name+"/structmerge", func(b *testing.B) {
 			t := smType(b, w.schemaFile, w.typeName)
 			obj := unstructuredObject(b, w.objectFile)

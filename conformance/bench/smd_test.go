@@ -1,12 +1,8 @@
 package bench
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
-	smvalue "github.com/structmerge/structmerge/value"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -89,23 +85,5 @@ func (r *smdRunner) result() (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	v, err := smvalue.FromUnstructured(live.AsValue().Unstructured())
-	if err != nil {
-		return result{}, err
-	}
-	obj := smvalue.ToJSON(v)
-	names := make([]string, 0, len(managers))
-	for n := range managers {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	var b strings.Builder
-	for _, n := range names {
-		js, err := managers[n].Set().ToJSON()
-		if err != nil {
-			return result{}, err
-		}
-		fmt.Fprintf(&b, "%s %s %v %s\n", n, managers[n].APIVersion(), managers[n].Applied(), js)
-	}
-	return result{object: string(obj), managers: b.String()}, nil
+	return smdState(live, managers)
 }
