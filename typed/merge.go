@@ -52,6 +52,10 @@ func (w *merger) walk(t *schema.Type, lhs, rhs *value.Value) (out value.Value, o
 		return *lhs, true
 	case lhs == nil && rhs != nil && w.rhsValid:
 		return *rhs, true
+	case lhs != nil && lhs.IsNull() && rhs != nil && w.rhsValid:
+		// Merging into null gives the configuration: the walk would
+		// rebuild it field by field and item by item.
+		return *rhs, true
 	}
 	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
 	switch {

@@ -426,3 +426,36 @@ func TestScratchLeftClean(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeIntoNull checks that merging a validated configuration into a
+// validated null (which returns the configuration without a walk) gives
+// what the full walk gives.
+func TestMergeIntoNull(t *testing.T) {
+	w := widget(t)
+	null, err := typed.New(w, value.Value{}, typed.AllowDuplicates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		`{name: a, containers: [{name: c, image: i, env: [{name: e, value: v}]}, {name: c2}], tags: [x, z], labels: {a: b}}`,
+		`{name: b, containers: [], tags: [y], labels: {}}`,
+		`{}`,
+		`null`,
+	} {
+		cfg, err := typed.New(w, yv(t, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := null.Merge(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := typed.Merge(w, value.Value{}, cfg.Value())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !value.Equal(got.Value(), want) || got.Value().Kind() != want.Kind() {
+			t.Errorf("merging %s into null: %s, the walk gives %s", src, value.ToJSON(got.Value()), value.ToJSON(want))
+		}
+	}
+}
