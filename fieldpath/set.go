@@ -721,7 +721,7 @@ type arena struct {
 // in one allocation, so that a small set costs one.
 type firstBlock struct {
 	sets  [4]Set
-	elems [8]PathElement
+	elems [12]PathElement
 	kids  [4]Child
 }
 
@@ -759,7 +759,7 @@ func (a *arena) node(members []PathElement, children []Child) *Set {
 	if !a.started {
 		a.started = true
 		switch {
-		case a.setChunk <= 4 && a.elemChunk <= 8 && a.kidChunk <= 4:
+		case a.setChunk <= 4 && a.elemChunk <= 12 && a.kidChunk <= 4:
 			fb := new(firstBlock)
 			a.sets, a.elems, a.kids = fb.sets[:], fb.elems[:], fb.kids[:]
 			a.setChunk, a.elemChunk, a.kidChunk = 8, 16, 8

@@ -36,6 +36,12 @@ func validate(t *schema.Type, v value.Value, o validateOptions) error {
 
 // validateCounting validates v and estimates the size of its field set.
 func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHint, error) {
+	if v.IsNull() {
+		// Nothing to walk into: no need for scratch memory.
+		w := validator{opts: o}
+		w.walk(t, v)
+		return sizeHint{}, w.errs.result()
+	}
 	b := getBufs()
 	w := validator{opts: o, path: b.path, sc: b.sc}
 	w.walk(t, v)
