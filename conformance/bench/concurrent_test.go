@@ -36,15 +36,17 @@ type workerPool struct {
 	errs  []error
 }
 
-// newWorkerPool starts g workers; worker i performs jobs i, i+g, i+2g, ...
-// below total on each run. do(j) performs job j.
+// newWorkerPool starts g workers; on each run worker i performs the i-th
+// of g contiguous blocks of the jobs 0 to total-1. do(j) performs job j.
 func newWorkerPool(g, total int, do func(job int) error) *workerPool {
 	p := &workerPool{start: make([]chan struct{}, g), errs: make([]error, g)}
 	for i := range g {
 		p.start[i] = make(chan struct{})
 		go func() {
 			for range p.start[i] {
-				for j := i; j < total; j += g {
+				// A contiguous block of jobs, so that every worker gets
+				// the same mix of objects (jobs alternate between them).
+				for j := i * total / g; j < (i+1)*total/g; j++ {
 					if err := do(j); err != nil && p.errs[i] == nil {
 						p.errs[i] = err
 					}
