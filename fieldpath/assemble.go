@@ -86,10 +86,10 @@ func (a *Assembler) AddChild(pe PathElement, s *Set) {
 // Close closes the node opened at l and returns its set (nil when it has no
 // entries).
 func (a *Assembler) Close(l Level) *Set {
-	ms, cs := a.members[l.m:], a.children[l.c:]
-	if len(ms) == 0 && len(cs) == 0 {
+	if int(l.m) == len(a.members) && int(l.c) == len(a.children) {
 		return nil
 	}
+	ms, cs := a.members[l.m:], a.children[l.c:]
 	if !membersInOrder(ms) {
 		ms = sortMembers(ms)
 	}
