@@ -90,6 +90,22 @@ func describe(v value.Value) string {
 	return s
 }
 
+// beginDefinition starts converting definition d: errors now name it. It
+// reports whether d can be converted: it has a name and is an object.
+func (c *converter) beginDefinition(d definition) bool {
+	c.def = d.name
+	c.path = c.path[:0]
+	if d.name == "" {
+		c.fail(ErrSyntax, "a definition has an empty name")
+		return false
+	}
+	if d.schema.Kind() != value.Map {
+		c.fail(ErrSyntax, "a definition must be an object, got "+d.schema.Kind().String())
+		return false
+	}
+	return true
+}
+
 // convertDefinitions converts definitions (sorted by name, names unique)
 // into a Document ending with the two helper types, and collects their
 // group-version-kinds. external names types that references may point to
@@ -101,14 +117,7 @@ func convertDefinitions(defs []definition, preserveUnknown bool, external []stri
 	defined := make(map[string]bool, len(defs)+2+len(external))
 	var kinds []Kind
 	for _, d := range defs {
-		c.def = d.name
-		c.path = c.path[:0]
-		if d.name == "" {
-			c.fail(ErrSyntax, "a definition has an empty name")
-			continue
-		}
-		if d.schema.Kind() != value.Map {
-			c.fail(ErrSyntax, "a definition must be an object, got "+d.schema.Kind().String())
+		if !c.beginDefinition(d) {
 			continue
 		}
 		// Kubernetes skips a definition that is only a reference.

@@ -54,14 +54,7 @@ func FromV2Proto(data []byte) (*Result, error) {
 	defined := make(map[string]bool, len(defs)+2)
 	var kinds []Kind
 	for _, d := range defs {
-		c.def = d.name
-		c.path = c.path[:0]
-		if d.name == "" {
-			c.fail(ErrSyntax, "a definition has an empty name")
-			continue
-		}
-		if d.schema.Kind() != value.Map {
-			c.fail(ErrSyntax, "a definition must be an object, got "+d.schema.Kind().String())
+		if !c.beginDefinition(d) {
 			continue
 		}
 		if ref, ok := c.stringField(d.schema, "$ref"); ok && ref != "" {
