@@ -48,24 +48,30 @@ func (k ElementKind) String() string {
 // a set member value or a list index.
 //
 // PathElement is immutable; safe for concurrent use. It is a small value type
-// (32 bytes; a field name costs nothing beyond its string) and is compared
+// (16 bytes: a pointer and a tagged word; a field name costs nothing beyond
+// its string) and is compared
 // with Equal or Compare, not with ==. The zero PathElement is invalid; it
 // sorts after every valid element and prints as "{{invalid path element}}".
 type PathElement struct {
-	// The kind is encoded in ptr and n:
-	//   field name: ptr == nil, n == fieldTag, name is the name
-	//   index:      ptr == indexTag(), n is the index
-	//   value:      ptr is a *value.Value, n == valueTag
-	//   key:        ptr is the first of n >= 0 key fields (emptyKey when n == 0)
+	// The kind is in the low two bits of n (the tag), the rest of n is a
+	// length or an index:
+	//   field name: tag fieldTag, ptr is the name's bytes, n>>2 its length
+	//   key:        tag keyTag, ptr is the first of n>>2 key fields
+	//               (emptyKey when there are none)
+	//   value:      tag valueTag, ptr is a *value.Value
+	//   index:      tag 0, ptr == indexTag(), n>>2 is the index
 	//   invalid:    ptr == nil, n == 0
-	name string
-	ptr  unsafe.Pointer
-	n    int
+	// A pointer into a string or a slice keeps all of it alive.
+	ptr unsafe.Pointer
+	n   int
 }
 
 const (
+	tagBits  = 2
+	tagMask  = 1<<tagBits - 1
 	fieldTag = 1
-	valueTag = -1
+	keyTag   = 2
+	valueTag = 3
 )
 
 // Sentinels whose addresses tag index elements and empty keys. They are
@@ -79,7 +85,15 @@ func indexTag() unsafe.Pointer { return unsafe.Pointer(&indexSentinel) }
 
 // FieldName returns a path element that selects the field name of a map.
 func FieldName(name string) PathElement {
-	return PathElement{name: name, n: fieldTag}
+	return PathElement{ptr: unsafe.Pointer(unsafe.StringData(name)), n: len(name)<<tagBits | fieldTag}
+}
+
+// isField reports whether e is a field name.
+func (e PathElement) isField() bool { return e.n&tagMask == fieldTag }
+
+// name returns the name of a field element.
+func (e PathElement) name() string {
+	return unsafe.String((*byte)(e.ptr), e.n>>tagBits)
 }
 
 // Key returns a path element that selects the item of an associative list
@@ -96,9 +110,9 @@ func Key(fields []value.Field) PathElement {
 // keyElement builds a KeyKind element from fields already sorted by name.
 func keyElement(fields []value.Field) PathElement {
 	if len(fields) == 0 {
-		return PathElement{ptr: unsafe.Pointer(&emptyKey[0])}
+		return PathElement{ptr: unsafe.Pointer(&emptyKey[0]), n: keyTag}
 	}
-	return PathElement{ptr: unsafe.Pointer(unsafe.SliceData(fields)), n: len(fields)}
+	return PathElement{ptr: unsafe.Pointer(unsafe.SliceData(fields)), n: len(fields)<<tagBits | keyTag}
 }
 
 func keySorted(fields []value.Field) bool {
@@ -187,34 +201,37 @@ func valueElement(p *value.Value) PathElement {
 
 // Index returns a path element that selects item i of an atomic list.
 func Index(i int) PathElement {
-	return PathElement{ptr: indexTag(), n: i}
+	return PathElement{ptr: indexTag(), n: i << tagBits}
 }
 
 // Kind returns the kind of e, or 0 for the zero PathElement.
 func (e PathElement) Kind() ElementKind {
-	switch {
-	case e.ptr == nil:
-		if e.n == fieldTag {
-			return FieldNameKind
-		}
-		return 0
-	case e.ptr == indexTag():
-		return IndexKind
-	case e.n == valueTag:
+	switch e.n & tagMask {
+	case fieldTag:
+		return FieldNameKind
+	case keyTag:
+		return KeyKind
+	case valueTag:
 		return ValueKind
 	}
-	return KeyKind
+	if e.ptr == nil {
+		return 0
+	}
+	return IndexKind
 }
 
 // FieldName returns the field name of a FieldNameKind element, else "".
 func (e PathElement) FieldName() string {
-	return e.name
+	if !e.isField() {
+		return ""
+	}
+	return e.name()
 }
 
 // Key returns the key fields of a KeyKind element sorted by name, else nil.
 // Borrowed: the caller must not modify the slice.
 func (e PathElement) Key() []value.Field {
-	if e.Kind() != KeyKind || e.n == 0 {
+	if e.Kind() != KeyKind || e.n>>tagBits == 0 {
 		return nil
 	}
 	return e.key()
@@ -222,7 +239,7 @@ func (e PathElement) Key() []value.Field {
 
 // key returns the fields of a KeyKind element.
 func (e PathElement) key() []value.Field {
-	return unsafe.Slice((*value.Field)(e.ptr), e.n)
+	return unsafe.Slice((*value.Field)(e.ptr), e.n>>tagBits)
 }
 
 // Value returns the value of a ValueKind element, else null.
@@ -237,10 +254,10 @@ func (e PathElement) value() *value.Value { return (*value.Value)(e.ptr) }
 
 // Index returns the index of an IndexKind element, else 0.
 func (e PathElement) Index() int {
-	if e.ptr != indexTag() {
+	if e.Kind() != IndexKind {
 		return 0
 	}
-	return e.n
+	return e.n >> tagBits
 }
 
 // kindRank orders kinds for Compare; the invalid kind sorts last.
@@ -256,8 +273,8 @@ func kindRank(k ElementKind) int {
 // and then by length; values by value.Compare; indexes numerically. It
 // returns -1, 0 or +1. This is the order structured-merge-diff uses.
 func (e PathElement) Compare(o PathElement) int {
-	if e.ptr == nil && o.ptr == nil && e.n == fieldTag && o.n == fieldTag {
-		return strings.Compare(e.name, o.name)
+	if e.isField() && o.isField() {
+		return strings.Compare(e.name(), o.name())
 	}
 	ek, ok := e.Kind(), o.Kind()
 	if ek != ok {
@@ -275,7 +292,7 @@ func (e PathElement) Compare(o PathElement) int {
 		}
 		return value.Compare(*e.value(), *o.value())
 	case IndexKind:
-		return cmp.Compare(e.n, o.n)
+		return cmp.Compare(e.n, o.n) // the same tag: as the indexes
 	}
 	return 0
 }
@@ -302,8 +319,8 @@ func compareKeys(a, b []value.Field) int {
 // Equal reports whether e and o select the same child: same kind and equal
 // name, key fields (by value.Equal), value or index.
 func (e PathElement) Equal(o PathElement) bool {
-	if e.ptr == nil || o.ptr == nil {
-		return e.ptr == o.ptr && e.n == o.n && e.name == o.name
+	if e.isField() {
+		return o.n == e.n && (e.ptr == o.ptr || e.name() == o.name())
 	}
 	ek := e.Kind()
 	if ek != o.Kind() {
@@ -327,14 +344,14 @@ func (e PathElement) Equal(o PathElement) bool {
 	case ValueKind:
 		return e.ptr == o.ptr || value.Equal(*e.value(), *o.value())
 	}
-	return e.n == o.n // IndexKind
+	return e.n == o.n // IndexKind or invalid
 }
 
 // String formats e the way structured-merge-diff prints path elements:
 // ".name", `[name="web",port=80]`, `[="a"]` or "[3]".
 func (e PathElement) String() string {
-	if e.ptr == nil && e.n == fieldTag {
-		return "." + e.name
+	if e.isField() {
+		return "." + e.name()
 	}
 	return string(e.appendText(nil))
 }
@@ -344,7 +361,7 @@ func (e PathElement) appendText(dst []byte) []byte {
 	switch e.Kind() {
 	case FieldNameKind:
 		dst = append(dst, '.')
-		return append(dst, e.name...)
+		return append(dst, e.name()...)
 	case KeyKind:
 		dst = append(dst, '[')
 		for i, f := range e.key() {
@@ -362,7 +379,7 @@ func (e PathElement) appendText(dst []byte) []byte {
 		return append(dst, ']')
 	case IndexKind:
 		dst = append(dst, '[')
-		dst = strconv.AppendInt(dst, int64(e.n), 10)
+		dst = strconv.AppendInt(dst, int64(e.n>>tagBits), 10)
 		return append(dst, ']')
 	}
 	return append(dst, "{{invalid path element}}"...)

@@ -58,7 +58,7 @@ func appendContents(dst []byte, s *Set, self bool) []byte {
 		dst = append(dst, `".":{}`...)
 		first = false
 	}
-	m, c := s.members, s.children
+	m, c := s.ms(), s.cs()
 	i, j := 0, 0
 	for i < len(m) || j < len(c) {
 		if !first {
@@ -97,11 +97,11 @@ func appendKey(dst []byte, pe PathElement) []byte {
 	switch pe.Kind() {
 	case FieldNameKind:
 		dst = append(dst, `"f:`...)
-		dst = appendKeyText(dst, pe.name)
+		dst = appendKeyText(dst, pe.name())
 		return append(dst, '"')
 	case IndexKind:
 		dst = append(dst, `"i:`...)
-		dst = strconv.AppendInt(dst, int64(pe.n), 10)
+		dst = strconv.AppendInt(dst, int64(pe.Index()), 10)
 		return append(dst, '"')
 	case KeyKind:
 		dst = append(dst, '"')
@@ -530,7 +530,7 @@ func normalizeDecoded(ms []PathElement, cs []Child) ([]PathElement, []Child) {
 
 func (d *decoder) newSet(members []PathElement, children []Child) *Set {
 	s := &take(&d.setArena, 1, d.estimate(64))[0]
-	s.members, s.children = members, children
+	s.setEntries(members, children)
 	s.size = len(members)
 	for i := range children {
 		s.size += children[i].Set.size

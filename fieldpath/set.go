@@ -2,6 +2,8 @@ package fieldpath
 
 import (
 	"iter"
+	"math"
+	"unsafe"
 )
 
 // Set is a set of paths, stored as a trie: the paths of length one are the
@@ -16,9 +18,39 @@ import (
 // receiver and nil arguments. Operations that yield the empty set may return
 // nil. The zero Set is also an empty set.
 type Set struct {
-	members  []PathElement // sorted by Compare, no duplicates
-	children []Child       // sorted by Element, no duplicates, every Set non-empty
-	size     int           // number of member paths, computed at construction
+	// The members (sorted by Compare, no duplicates) and the children
+	// (sorted by Element, no duplicates, every Set non-empty) are slices
+	// stored as pointers and 32-bit lengths, which makes a node 32 bytes
+	// instead of 56: sets are many small nodes, and their memory is most of
+	// their cost. Read them with ms and cs; set them with setEntries.
+	mem  *PathElement
+	kid  *Child
+	nm   int32
+	nk   int32
+	size int // number of member paths, computed at construction
+}
+
+// ms returns the members of a non-nil s.
+func (s *Set) ms() []PathElement { return unsafe.Slice(s.mem, s.nm) }
+
+// cs returns the children of a non-nil s.
+func (s *Set) cs() []Child { return unsafe.Slice(s.kid, s.nk) }
+
+// setEntries stores members and children in s; their lengths are far below
+// 2^31, since no set fits in memory otherwise.
+func (s *Set) setEntries(members []PathElement, children []Child) {
+	if len(members) > math.MaxInt32 || len(children) > math.MaxInt32 {
+		panic("fieldpath: a set node with more than 2^31 entries")
+	}
+	s.mem, s.nm = unsafe.SliceData(members), int32(len(members))
+	s.kid, s.nk = unsafe.SliceData(children), int32(len(children))
+}
+
+// makeSet returns a new node with the given entries and size.
+func makeSet(members []PathElement, children []Child, size int) *Set {
+	s := &Set{size: size}
+	s.setEntries(members, children)
+	return s
 }
 
 // Child is one child set of a Set node: the paths under Element, with
@@ -56,7 +88,7 @@ func newNode(members []PathElement, children []Child) *Set {
 	for i := range children {
 		n += children[i].Set.size
 	}
-	return &Set{members: members, children: children, size: n}
+	return makeSet(members, children, n)
 }
 
 // Empty reports whether s has no member paths.
@@ -76,7 +108,7 @@ func (s *Set) Members() []PathElement {
 	if s == nil {
 		return nil
 	}
-	return s.members
+	return s.ms()
 }
 
 // Children returns the child sets of s, sorted by element. Borrowed: the
@@ -85,7 +117,7 @@ func (s *Set) Children() []Child {
 	if s == nil {
 		return nil
 	}
-	return s.children
+	return s.cs()
 }
 
 // searchMembers returns the position of pe in m, or where it would be.
@@ -120,7 +152,7 @@ func (s *Set) HasMember(pe PathElement) bool {
 	if s == nil {
 		return false
 	}
-	_, ok := searchMembers(s.members, pe)
+	_, ok := searchMembers(s.ms(), pe)
 	return ok
 }
 
@@ -130,8 +162,9 @@ func (s *Set) WithPrefix(pe PathElement) *Set {
 	if s == nil {
 		return nil
 	}
-	if i, ok := searchChildren(s.children, pe); ok {
-		return s.children[i].Set
+	cs := s.cs()
+	if i, ok := searchChildren(cs, pe); ok {
+		return cs[i].Set
 	}
 	return nil
 }
@@ -162,16 +195,17 @@ func (s *Set) Equal(o *Set) bool {
 	if s.Empty() {
 		return true
 	}
-	if len(s.members) != len(o.members) || len(s.children) != len(o.children) {
+	sm, om, sc, oc := s.ms(), o.ms(), s.cs(), o.cs()
+	if len(sm) != len(om) || len(sc) != len(oc) {
 		return false
 	}
-	for i := range s.members {
-		if !s.members[i].Equal(o.members[i]) {
+	for i := range sm {
+		if !sm[i].Equal(om[i]) {
 			return false
 		}
 	}
-	for i := range s.children {
-		if !s.children[i].Element.Equal(o.children[i].Element) || !s.children[i].Set.Equal(o.children[i].Set) {
+	for i := range sc {
+		if !sc[i].Element.Equal(oc[i].Element) || !sc[i].Set.Equal(oc[i].Set) {
 			return false
 		}
 	}
@@ -271,7 +305,7 @@ func (s *Set) Union(o *Set) *Set {
 	if o.Empty() || s == o {
 		return s
 	}
-	a, b := s.members, o.members
+	a, b := s.ms(), o.ms()
 	ma := newAcc(a, b, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -295,7 +329,7 @@ func (s *Set) Union(o *Set) *Set {
 		ma.push(b[j], -1, j)
 	}
 
-	ac, bc := s.children, o.children
+	ac, bc := s.cs(), o.cs()
 	ca := newAcc(ac, bc, len(ac)+len(bc))
 	i, j = 0, 0
 	for i < len(ac) && j < len(bc) {
@@ -330,7 +364,7 @@ func (s *Set) Intersection(o *Set) *Set {
 	if s == o {
 		return s
 	}
-	a, b := s.members, o.members
+	a, b := s.ms(), o.ms()
 	ma := newAcc(a, b, min(len(a), len(b)))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -345,7 +379,7 @@ func (s *Set) Intersection(o *Set) *Set {
 			j++
 		}
 	}
-	ac, bc := s.children, o.children
+	ac, bc := s.cs(), o.cs()
 	ca := newAcc(ac, bc, min(len(ac), len(bc)))
 	i, j = 0, 0
 	for i < len(ac) && j < len(bc) {
@@ -375,7 +409,7 @@ func (s *Set) Difference(o *Set) *Set {
 	if o.Empty() {
 		return s
 	}
-	a, b := s.members, o.members
+	a, b := s.ms(), o.ms()
 	ma := newAcc(a, nil, len(a))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -393,7 +427,7 @@ func (s *Set) Difference(o *Set) *Set {
 	for ; i < len(a); i++ {
 		ma.push(a[i], i, -1)
 	}
-	ac, bc := s.children, o.children
+	ac, bc := s.cs(), o.cs()
 	ca := newAcc(ac, nil, len(ac))
 	i, j = 0, 0
 	for i < len(ac) && j < len(bc) {
@@ -427,7 +461,7 @@ func (s *Set) RecursiveDifference(o *Set) *Set {
 	if o.Empty() {
 		return s
 	}
-	a, b := s.members, o.members
+	a, b := s.ms(), o.ms()
 	ma := newAcc(a, nil, len(a))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -445,7 +479,7 @@ func (s *Set) RecursiveDifference(o *Set) *Set {
 	for ; i < len(a); i++ {
 		ma.push(a[i], i, -1)
 	}
-	ac, bc := s.children, o.children
+	ac, bc := s.cs(), o.cs()
 	ca := newAcc(ac, nil, len(ac))
 	j, k := 0, 0 // j walks o's children, k walks o's members
 	for i := range ac {
@@ -476,7 +510,7 @@ func (s *Set) Leaves() *Set {
 	if s.Empty() {
 		return nil
 	}
-	a, ac := s.members, s.children
+	a, ac := s.ms(), s.cs()
 	ma := newAcc(a, nil, len(a))
 	j := 0
 	for i := range a {
@@ -505,7 +539,7 @@ func (s *Set) Insert(p Path) *Set {
 	var members []PathElement
 	var children []Child
 	if s != nil {
-		members, children = s.members, s.children
+		members, children = s.ms(), s.cs()
 	}
 	if len(p) == 1 {
 		i, ok := searchMembers(members, p[0])
@@ -516,7 +550,7 @@ func (s *Set) Insert(p Path) *Set {
 		copy(m, members[:i])
 		m[i] = p[0]
 		copy(m[i+1:], members[i:])
-		return &Set{members: m, children: children, size: s.Size() + 1}
+		return makeSet(m, children, s.Size()+1)
 	}
 	i, ok := searchChildren(children, p[0])
 	var sub *Set
@@ -528,14 +562,14 @@ func (s *Set) Insert(p Path) *Set {
 		c := make([]Child, len(children))
 		copy(c, children)
 		c[i].Set = sub
-		return &Set{members: members, children: c, size: s.Size() + 1}
+		return makeSet(members, c, s.Size()+1)
 	}
 	sub = (*Set)(nil).Insert(p[1:])
 	c := make([]Child, len(children)+1)
 	copy(c, children[:i])
 	c[i] = Child{p[0], sub}
 	copy(c[i+1:], children[i:])
-	return &Set{members: members, children: c, size: s.Size() + 1}
+	return makeSet(members, c, s.Size()+1)
 }
 
 // Filter returns the paths p of s for which keep(p) is true. The path passed
@@ -550,7 +584,7 @@ func (s *Set) Filter(keep func(Path) bool) *Set {
 
 func (s *Set) filter(buf *Path, keep func(Path) bool) *Set {
 	depth := len(*buf)
-	a := s.members
+	a := s.ms()
 	ma := newAcc(a, nil, len(a))
 	for i := range a {
 		*buf = append((*buf)[:depth], a[i])
@@ -558,7 +592,7 @@ func (s *Set) filter(buf *Path, keep func(Path) bool) *Set {
 			ma.push(a[i], i, -1)
 		}
 	}
-	ac := s.children
+	ac := s.cs()
 	ca := newAcc(ac, nil, len(ac))
 	for i := range ac {
 		*buf = append((*buf)[:depth], ac[i].Element)
@@ -585,13 +619,13 @@ func (s *Set) All() iter.Seq[Path] {
 
 func (s *Set) walk(buf *Path, yield func(Path) bool) bool {
 	depth := len(*buf)
-	for _, m := range s.members {
+	for _, m := range s.ms() {
 		*buf = append((*buf)[:depth], m)
 		if !yield(*buf) {
 			return false
 		}
 	}
-	for _, c := range s.children {
+	for _, c := range s.cs() {
 		*buf = append((*buf)[:depth], c.Element)
 		if !c.Set.walk(buf, yield) {
 			return false
@@ -779,17 +813,19 @@ func (a *arena) node(members []PathElement, children []Child) *Set {
 		if len(a.elems) < n {
 			a.elems = make([]PathElement, max(n, growReserved(&a.elemChunk, &a.elemsReserved)))
 		}
-		s.members = a.elems[:n:n]
+		ms := a.elems[:n:n]
 		a.elems = a.elems[n:]
-		copy(s.members, members)
+		copy(ms, members)
+		s.mem, s.nm = unsafe.SliceData(ms), int32(n)
 	}
 	if n := len(children); n > 0 {
 		if len(a.kids) < n {
 			a.kids = make([]Child, max(n, growReserved(&a.kidChunk, &a.kidsReserved)))
 		}
-		s.children = a.kids[:n:n]
+		cs := a.kids[:n:n]
 		a.kids = a.kids[n:]
-		copy(s.children, children)
+		copy(cs, children)
+		s.kid, s.nk = unsafe.SliceData(cs), int32(n)
 	}
 	s.size = len(members)
 	for i := range children {

@@ -102,6 +102,21 @@ const (
 // visit compares lhs and rhs (nil when absent) under pe, which w.path ends
 // with, and adds what changed to the open nodes.
 func (w *comparer) visit(pe fieldpath.PathElement, t *schema.Type, lhs, rhs *value.Value) {
+	// A value on one side only has changes of one kind below it (everything
+	// below was added, or removed): only that set gets a node.
+	if lhs == nil || rhs == nil {
+		a, bit := &w.added, wasAdded
+		if rhs == nil {
+			a, bit = &w.removed, wasRemoved
+		}
+		l := a.Open()
+		c := w.walk(t, lhs, rhs)
+		a.AddChild(pe, a.Close(l))
+		if c&bit != 0 {
+			a.AddMember(pe)
+		}
+		return
+	}
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
 	c := w.walk(t, lhs, rhs)
 	w.added.AddChild(pe, w.added.Close(la))

@@ -18,10 +18,25 @@ func FieldSet(t *schema.Type, v value.Value) (*fieldpath.Set, error) {
 
 // fieldSet is FieldSet allocating the set for the size hint.
 func fieldSet(t *schema.Type, v value.Value, hint sizeHint) (*fieldpath.Set, error) {
+	return walkFieldSet(t, v, false, hint)
+}
+
+// addedSet returns what Compare finds added when v replaces nothing (null or
+// an empty map): every path v reaches, where FieldSet has only the leaves.
+// v is expected to be valid.
+func addedSet(t *schema.Type, v value.Value, hint sizeHint) (*fieldpath.Set, error) {
+	return walkFieldSet(t, v, true, hint)
+}
+
+func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fieldpath.Set, error) {
 	b := getBufs()
-	w := fieldSetter{path: b.path, sc: b.sc}
+	w := fieldSetter{path: b.path, sc: b.sc, all: all}
 	w.a.UseScratch(b.members[0], b.children[0])
-	w.a.Reserve(hint.fieldSet())
+	if all {
+		w.a.Reserve(hint.added())
+	} else {
+		w.a.Reserve(hint.fieldSet())
+	}
 	l := w.a.Open()
 	w.walk(t, &v)
 	set := w.a.Close(l)
@@ -41,6 +56,8 @@ type fieldSetter struct {
 	path fieldpath.Path // for errors
 	errs errorList
 	sc   scratch
+	// all makes every field a member, not only the leaves (see addedSet).
+	all bool
 }
 
 // walk adds the entries of v to the open node and reports whether v's own
@@ -64,7 +81,7 @@ func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
 			l := w.a.Open()
 			leaf := w.walk(ft, &f.Value)
 			w.a.AddChild(pe, w.a.Close(l))
-			if leaf || !declared || f.Value.IsNull() || (f.Value.Kind() == value.Map && f.Value.Len() == 0) {
+			if leaf || w.all || !declared || f.Value.IsNull() || (f.Value.Kind() == value.Map && f.Value.Len() == 0) {
 				w.a.AddMember(pe)
 			}
 			w.path = w.path[:len(w.path)-1]

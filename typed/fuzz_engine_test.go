@@ -133,6 +133,9 @@ func fvCheck(t *testing.T, w *schema.Type, v value.Value) {
 		if !equalStrings(got, strict) {
 			t.Fatalf("with AllowDuplicates:\n%q\nwithout, less duplicates:\n%q", got, strict)
 		}
+		if lenient == nil {
+			fvCheckCreate(t, w, v, typed.AllowDuplicates())
+		}
 		return
 	}
 	if lenient != nil {
@@ -141,6 +144,7 @@ func fvCheck(t *testing.T, w *schema.Type, v value.Value) {
 	if _, err := typed.New(w, v); err != nil {
 		t.Fatalf("Validate accepts, New rejects: %v", err)
 	}
+	fvCheckCreate(t, w, v)
 	set, err := typed.FieldSet(w, v)
 	if err != nil {
 		t.Fatalf("FieldSet of a valid value: %v", err)
@@ -159,6 +163,34 @@ func fvCheck(t *testing.T, w *schema.Type, v value.Value) {
 	}
 	if !value.Equal(m, v) {
 		t.Fatalf("merging a value with itself changed it:\n%s\n%s", before, value.ToJSON(m))
+	}
+}
+
+// fvCheckCreate checks that comparing nothing (null, an empty map) with a
+// valid v, which typed values do with a walk of v alone, finds what the
+// two-sided comparison of the untyped values finds.
+func fvCheckCreate(t *testing.T, w *schema.Type, v value.Value, opts ...typed.ValidateOption) {
+	t.Helper()
+	tv, err := typed.New(w, v, opts...)
+	if err != nil {
+		t.Fatalf("valid, but New rejects: %v", err)
+	}
+	for _, empty := range []value.Value{value.NewNull(), value.NewMap(nil)} {
+		want, werr := typed.Compare(w, empty, v)
+		from, err := typed.New(w, empty, opts...)
+		if err != nil {
+			t.Fatalf("New(%s): %v", value.ToJSON(empty), err)
+		}
+		got, gerr := from.Compare(tv)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("compare from %s: typed values give error %v, values %v", value.ToJSON(empty), gerr, werr)
+		}
+		if werr != nil {
+			continue
+		}
+		if !got.Added.Equal(want.Added) || !got.Modified.Equal(want.Modified) || !got.Removed.Equal(want.Removed) {
+			t.Fatalf("compare from %s to %s:\ntyped values: %v\nvalues: %v", value.ToJSON(empty), value.ToJSON(v), got, want)
+		}
 	}
 }
 

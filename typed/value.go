@@ -92,6 +92,15 @@ func (tv Value) Compare(rhs Value) (*Comparison, error) {
 	var hint sizeHint
 	if tv.val.Len() == 0 {
 		hint = rhs.hint // everything rhs sets is added
+		if skip && rhs.val.Kind() == value.Map && (tv.val.Kind() == value.Null || tv.val.Kind() == value.Map) {
+			// From nothing to a valid object (a create): only additions,
+			// which a walk of rhs alone finds.
+			added, err := addedSet(rhs.typ, rhs.val, hint)
+			if err != nil {
+				return nil, err
+			}
+			return &Comparison{Added: added}, nil
+		}
 	}
 	return compare(tv.typ, tv.val, rhs.val, skip, hint)
 }
