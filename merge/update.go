@@ -108,12 +108,18 @@ func (u *Updater) compare(old, updated typed.Value, version string) (*typed.Comp
 // write changes (all of them when forced; else conflicts are an error) and
 // the fields it removes. managers is owned by the caller and modified.
 func (u *Updater) changeOwners(old, updated typed.Value, version string, managers fieldpath.Managers, writer string, force bool) (*typed.Comparison, error) {
-	comparisons := map[string]*typed.Comparison{}
 	c, err := u.compare(old, updated, version)
 	if err != nil {
 		return nil, err
 	}
-	comparisons[version] = c
+	if len(managers) == 0 || onlyWriter(managers, writer) {
+		// Nobody to take fields from; a writer left owning nothing goes.
+		if m, ok := managers[writer]; ok && m.Set.Empty() {
+			delete(managers, writer)
+		}
+		return c, nil
+	}
+	comparisons := map[string]*typed.Comparison{version: c}
 	conflicts := fieldpath.Managers{}
 	removed := map[string]*fieldpath.Set{}
 	for _, name := range managers.Names() {
