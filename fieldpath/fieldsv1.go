@@ -1,9 +1,10 @@
 package fieldpath
 
 import (
-	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
@@ -542,20 +543,46 @@ func (d *decoder) newSet(members []PathElement, children []Child) *Set {
 // empty object is usually a member, a non-empty one a node and a child. It
 // is an estimate (text inside keys counts too); the arenas grow as needed.
 func (d *decoder) presize() {
-	objects := bytes.Count(d.data, []byte{'{'})
+	objects, leaves := countBraces(d.data)
 	if objects < 16 {
 		return
-	}
-	leaves := 0
-	for i := 0; i+1 < len(d.data); i++ {
-		if d.data[i] == '{' && d.data[i+1] == '}' {
-			leaves++
-		}
 	}
 	nodes := max(objects-leaves, 1)
 	d.elemArena = make([]PathElement, leaves)
 	d.kidArena = make([]Child, nodes)
 	d.setArena = make([]Set, nodes)
+}
+
+// countBraces returns how many '{' bytes data has and how many of them a
+// '}' follows, eight bytes at a time (strings are not told apart: the counts
+// are for sizing).
+func countBraces(data []byte) (open, empty int) {
+	const (
+		ones = 0x0101010101010101
+		lows = 0x7f7f7f7f7f7f7f7f
+	)
+	// eq has the high bit of each byte of x equal to c set, and no other bit.
+	eq := func(x uint64, c byte) uint64 {
+		y := x ^ (ones * uint64(c))
+		return ^((y&lows + lows) | y | lows)
+	}
+	i := 0
+	for ; i+9 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:])
+		next := binary.LittleEndian.Uint64(data[i+1:]) // the byte after each
+		o := eq(x, '{')
+		open += bits.OnesCount64(o)
+		empty += bits.OnesCount64(o & eq(next, '}'))
+	}
+	for ; i < len(data); i++ {
+		if data[i] == '{' {
+			open++
+			if i+1 < len(data) && data[i+1] == '}' {
+				empty++
+			}
+		}
+	}
+	return open, empty
 }
 
 // estimate returns how many items to allocate in the next arena chunk when
