@@ -3,6 +3,7 @@ package fieldpath
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,7 +60,9 @@ type PathElement struct {
 	//   key:        tag keyTag, ptr is the first of n>>2 key fields
 	//               (emptyKey when there are none)
 	//   value:      tag valueTag, ptr is a *value.Value
-	//   index:      tag 0, ptr == indexTag(), n>>2 is the index
+	//   index:      tag 0, ptr == indexTag(), n>>2 is the index; an index
+	//               that does not fit in n>>2 (beyond ±2^61) is boxed:
+	//               ptr is an *int, n == 0
 	//   invalid:    ptr == nil, n == 0
 	// A pointer into a string or a slice keeps all of it alive.
 	ptr unsafe.Pointer
@@ -201,6 +204,11 @@ func valueElement(p *value.Value) PathElement {
 
 // Index returns a path element that selects item i of an atomic list.
 func Index(i int) PathElement {
+	if i < math.MinInt>>tagBits || i > math.MaxInt>>tagBits {
+		p := new(int)
+		*p = i
+		return PathElement{ptr: unsafe.Pointer(p)}
+	}
 	return PathElement{ptr: indexTag(), n: i << tagBits}
 }
 
@@ -254,10 +262,13 @@ func (e PathElement) value() *value.Value { return (*value.Value)(e.ptr) }
 
 // Index returns the index of an IndexKind element, else 0.
 func (e PathElement) Index() int {
-	if e.Kind() != IndexKind {
-		return 0
+	switch {
+	case e.ptr == indexTag():
+		return e.n >> tagBits
+	case e.Kind() == IndexKind:
+		return *(*int)(e.ptr) // boxed
 	}
-	return e.n >> tagBits
+	return 0
 }
 
 // kindRank orders kinds for Compare; the invalid kind sorts last.
@@ -292,7 +303,7 @@ func (e PathElement) Compare(o PathElement) int {
 		}
 		return value.Compare(*e.value(), *o.value())
 	case IndexKind:
-		return cmp.Compare(e.n, o.n) // the same tag: as the indexes
+		return cmp.Compare(e.Index(), o.Index())
 	}
 	return 0
 }
@@ -344,7 +355,10 @@ func (e PathElement) Equal(o PathElement) bool {
 	case ValueKind:
 		return e.ptr == o.ptr || value.Equal(*e.value(), *o.value())
 	}
-	return e.n == o.n // IndexKind or invalid
+	if ek == IndexKind {
+		return e.Index() == o.Index()
+	}
+	return true // both invalid
 }
 
 // String formats e the way structured-merge-diff prints path elements:
@@ -379,7 +393,7 @@ func (e PathElement) appendText(dst []byte) []byte {
 		return append(dst, ']')
 	case IndexKind:
 		dst = append(dst, '[')
-		dst = strconv.AppendInt(dst, int64(e.n>>tagBits), 10)
+		dst = strconv.AppendInt(dst, int64(e.Index()), 10)
 		return append(dst, ']')
 	}
 	return append(dst, "{{invalid path element}}"...)

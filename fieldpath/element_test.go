@@ -1,8 +1,10 @@
 package fieldpath
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/structmerge/structmerge/value"
@@ -184,5 +186,39 @@ func TestElementsSortLikeCompare(t *testing.T) {
 	want := ".a.z[k=1][=\"a\"][2]"
 	if got := Path(es).String(); got != want {
 		t.Errorf("sorted = %s, want %s", got, want)
+	}
+}
+
+// TestIndexRange checks that indexes of the whole int range, which FieldsV1
+// may carry ("i:" and any decimal int), keep their value, order and text.
+func TestIndexRange(t *testing.T) {
+	idx := []int{math.MinInt, math.MinInt>>2 - 1, math.MinInt >> 2, -1, 0, 1, math.MaxInt>>2 - 1, math.MaxInt >> 2, math.MaxInt>>2 + 1, math.MaxInt - 1, math.MaxInt}
+	for i, a := range idx {
+		e := Index(a)
+		if e.Kind() != IndexKind || e.Index() != a {
+			t.Fatalf("Index(%d): kind %v, index %d", a, e.Kind(), e.Index())
+		}
+		if got, want := e.String(), "["+strconv.Itoa(a)+"]"; got != want {
+			t.Errorf("Index(%d).String() = %q, want %q", a, got, want)
+		}
+		if !e.Equal(Index(a)) || e.Compare(Index(a)) != 0 {
+			t.Errorf("Index(%d) differs from itself", a)
+		}
+		for j, b := range idx {
+			if got, want := e.Compare(Index(b)), cmp.Compare(i, j); got != want {
+				t.Errorf("Index(%d).Compare(Index(%d)) = %d, want %d", a, b, got, want)
+			}
+			if e.Equal(Index(b)) != (i == j) {
+				t.Errorf("Index(%d).Equal(Index(%d)) = %v", a, b, !(i == j))
+			}
+		}
+		if e.Equal(FieldName("a")) || e.Compare(FieldName("a")) <= 0 || e.Equal(PathElement{}) {
+			t.Errorf("Index(%d) against other kinds", a)
+		}
+		js := NewSet(Path{e}).MarshalFieldsV1()
+		back, err := ParseFieldsV1(js)
+		if err != nil || !back.Has(Path{e}) || string(back.MarshalFieldsV1()) != string(js) {
+			t.Errorf("FieldsV1 round trip of %s: %s, %v", js, back.MarshalFieldsV1(), err)
+		}
 	}
 }
