@@ -176,6 +176,13 @@ func itemElementIn(l *schema.List, item *value.Value, buf *[]value.Field) (field
 	default:
 		return fieldpath.PathElement{}, errItemNotMapKeyed
 	}
+	if len(keys) == 1 {
+		// The key is one of the item's own fields, which values never
+		// change: the element points to it, and nothing is copied.
+		if i, ok := item.FieldIndex(keys[0]); ok {
+			return fieldpath.Key(item.Fields()[i : i+1 : i+1]), nil
+		}
+	}
 	var fields []value.Field
 	if buf != nil && cap(*buf)-len(*buf) >= len(keys) {
 		n := len(*buf)

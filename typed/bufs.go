@@ -2,6 +2,7 @@ package typed
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/structmerge/structmerge/fieldpath"
 )
@@ -23,10 +24,11 @@ type bufs struct {
 
 var bufPool = sync.Pool{New: func() any { return new(bufs) }}
 
-// maxPooled is the largest stack, in entries, kept for reuse. A pool lets
-// go of what it holds within two garbage collections, so even large stacks
-// are not pinned for long; beyond this size a walk allocates its own.
-const maxPooled = 1 << 18
+// maxPooled is the largest stack, in bytes, kept for reuse (enough for the
+// indexes of a list of 100,000 items). A pool lets go of what it holds
+// within two garbage collections, so even large stacks are not pinned for
+// long; beyond this size a walk allocates its own.
+const maxPooled = 4 << 20
 
 func getBufs() *bufs { return bufPool.Get().(*bufs) }
 
@@ -45,13 +47,16 @@ func (b *bufs) put() {
 	b.sc.strs = keepStack(b.sc.strs)
 	b.sc.flags = keepStack(b.sc.flags)
 	b.sc.ints = keepStack(b.sc.ints)
+	b.sc.words = keepStack(b.sc.words)
+	b.sc.sorted = keepStack(b.sc.sorted)
 	b.sc.keys = nil // path elements in results point into it
 	bufPool.Put(b)
 }
 
 // keepStack returns s emptied, or nil when it is too large to keep.
 func keepStack[T any](s []T) []T {
-	if cap(s) > maxPooled {
+	var entry T
+	if uintptr(cap(s))*unsafe.Sizeof(entry) > maxPooled {
 		return nil
 	}
 	return s[:0]

@@ -46,6 +46,22 @@ type scratch struct {
 	ints  []int32
 	strs  []string
 	keys  []value.Field
+	// Memory for sorting one list's positions by key strings, used and
+	// given back within index.
+	words  []uint64
+	sorted []int32
+}
+
+// sortMemory returns room for sortByStrings on n positions.
+func (s *scratch) sortMemory(n int) (keys, tmpKeys []uint64, tmpPos []int32) {
+	if cap(s.words) < 2*n {
+		s.words = make([]uint64, 2*n)
+	}
+	if cap(s.sorted) < n {
+		s.sorted = make([]int32, n)
+	}
+	w := s.words[:2*n]
+	return w[:n], w[n:], s.sorted[:n]
 }
 
 // scratchMark is the state of a scratch to go back to.
@@ -97,7 +113,8 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 	pes := take(&s.pes, len(items))
 	ok := take(&s.flags, len(items))
 	var keyBuf []value.Field
-	if n := len(l.Keys()); n > 0 {
+	if n := len(l.Keys()); n > 1 {
+		// (A single key is the item's own field; see itemElementIn.)
 		keyBuf = s.keyBlock(n * len(items))
 	}
 	for i := range items {
@@ -117,14 +134,9 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 	x := itemIndex{pes: pes, ok: ok, order: order}
 	x.keyName, x.strs = s.stringKeys(pes, order)
 	if x.strs != nil {
-		strs := x.strs
-		if !sortedUniqueStrings(strs, order) {
-			slices.SortFunc(order, func(a, b int32) int {
-				if c := strings.Compare(strs[a], strs[b]); c != 0 {
-					return c
-				}
-				return int(a - b)
-			})
+		if !sortedUniqueStrings(x.strs, order) {
+			keys, tmpKeys, tmpPos := s.sortMemory(len(order))
+			sortByStrings(order, x.strs, keys, tmpKeys, tmpPos)
 		}
 	} else if !sortedUnique(pes, order) {
 		slices.SortFunc(order, func(a, b int32) int {

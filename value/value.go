@@ -243,6 +243,10 @@ func (v Value) Get(name string) (Value, bool) {
 	return v.fields()[i].Value, true
 }
 
+// FieldIndex returns the position in Fields of the field of a map with the
+// given name.
+func (v Value) FieldIndex(name string) (int, bool) { return v.fieldIndex(name) }
+
 // Has reports whether a map has a field with the given name.
 func (v Value) Has(name string) bool {
 	_, ok := v.fieldIndex(name)

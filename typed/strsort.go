@@ -1,0 +1,107 @@
+package typed
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// radixMin is the number of positions below which sortByStrings compares
+// strings instead of sorting by radix.
+const radixMin = 64
+
+// sortByStrings sorts positions by (strs[p], p), where order is given in
+// increasing position. Lists keyed by a name are the common large lists, and
+// comparing their strings in a comparison sort costs a cache miss per
+// comparison once the strings outgrow the cache; this sorts by the strings'
+// first seven bytes (and whether they go on) as 64-bit words, with radix
+// passes over an array, and goes on seven bytes further only within runs of
+// strings that agree so far. keys, tmpKeys and tmpPos are memory for it, as
+// long as order.
+func sortByStrings(order []int32, strs []string, keys, tmpKeys []uint64, tmpPos []int32) {
+	sortStringsFrom(order, strs, 0, keys, tmpKeys, tmpPos)
+}
+
+func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys []uint64, tmpPos []int32) {
+	n := len(order)
+	if n < radixMin {
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := strings.Compare(strs[a][off:], strs[b][off:]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		return
+	}
+	for i, p := range order {
+		keys[i] = chunkAt(strs[p], off)
+	}
+	radixSort(keys, order, tmpKeys, tmpPos)
+	// Runs of equal words whose strings all go on are ordered by what
+	// follows; the memory of a run's positions is the run's own.
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && keys[hi] == keys[lo] {
+			hi++
+		}
+		if hi-lo > 1 && keys[lo]&0xff == 8 {
+			sortStringsFrom(order[lo:hi], strs, off+7, keys[lo:hi], tmpKeys[lo:hi], tmpPos[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// chunkAt returns the word that orders s[off:] by its first seven bytes: the
+// bytes, big-endian, in the top 56 bits (zeros past the end), and in the low
+// byte how many bytes are left, 8 standing for more than seven. Words
+// compare as the strings do except that strings agreeing on seven bytes and
+// both going on are equal.
+func chunkAt(s string, off int) uint64 {
+	rest := s[off:]
+	var w uint64
+	for i := 0; i < 7; i++ {
+		w <<= 8
+		if i < len(rest) {
+			w |= uint64(rest[i])
+		}
+	}
+	return w<<8 | uint64(min(len(rest), 8))
+}
+
+// radixSort sorts keys, and pos along with them, stably, a byte at a time
+// from the lowest, skipping the bytes in which all keys agree. tmpKeys and
+// tmpPos are memory as long as keys.
+func radixSort(keys []uint64, pos []int32, tmpKeys []uint64, tmpPos []int32) {
+	if len(keys) < 2 {
+		return
+	}
+	var counts [8][256]int32
+	for _, k := range keys {
+		for b := range 8 {
+			counts[b][byte(k>>(8*b))]++
+		}
+	}
+	n := int32(len(keys))
+	src, srcPos, dst, dstPos := keys, pos, tmpKeys, tmpPos
+	for b := range 8 {
+		c := &counts[b]
+		if c[byte(src[0]>>(8*b))] == n {
+			continue // every key has this byte
+		}
+		var sum int32
+		for i := range c {
+			c[i], sum = sum, sum+c[i]
+		}
+		shift := 8 * b
+		for i, k := range src {
+			d := byte(k >> shift)
+			dst[c[d]], dstPos[c[d]] = k, srcPos[i]
+			c[d]++
+		}
+		src, srcPos, dst, dstPos = dst, dstPos, src, srcPos
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+		copy(pos, srcPos)
+	}
+}

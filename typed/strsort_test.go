@@ -1,0 +1,65 @@
+package typed
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSortByStrings checks the radix sort of positions by key strings
+// against a comparison sort by (string, position), on lists of every shape
+// that makes radix sorts go wrong: shared prefixes of every length around
+// the seven-byte chunks, zero bytes (which the chunks pad with), strings
+// that are prefixes of others, empty strings, repeats, bytes above 0x7f.
+func TestSortByStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	gens := map[string]func(i int) string{
+		"numbered": func(i int) string { return "item-" + strconv.Itoa(i) },
+		"shared prefix": func(i int) string {
+			return strings.Repeat("p", r.IntN(30)) + strconv.Itoa(r.IntN(50))
+		},
+		"zeros and prefixes": func(i int) string {
+			b := make([]byte, r.IntN(17))
+			for j := range b {
+				b[j] = []byte{0, 1, 'a', 0xff}[r.IntN(4)]
+			}
+			return string(b)
+		},
+		"repeats": func(i int) string { return []string{"", "a", "a\x00", "abcdefg", "abcdefgh", "abcdefg\x00"}[r.IntN(6)] },
+		"long": func(i int) string {
+			return strings.Repeat("0123456789", 3) + string(rune('a'+r.IntN(3))) + strings.Repeat("z", r.IntN(20))
+		},
+	}
+	for name, gen := range gens {
+		for _, n := range []int{0, 1, 2, radixMin - 1, radixMin, radixMin + 1, 200, 3000} {
+			strs := make([]string, n)
+			for i := range strs {
+				strs[i] = gen(i)
+			}
+			r.Shuffle(n, func(i, j int) { strs[i], strs[j] = strs[j], strs[i] })
+			want := make([]int32, n)
+			for i := range want {
+				want[i] = int32(i)
+			}
+			got := slices.Clone(want)
+			slices.SortFunc(want, func(a, b int32) int {
+				if c := strings.Compare(strs[a], strs[b]); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+			keys, tmpKeys, tmpPos := make([]uint64, n), make([]uint64, n), make([]int32, n)
+			sortByStrings(got, strs, keys, tmpKeys, tmpPos)
+			if !slices.Equal(got, want) {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s, %d strings: at %d got %q (position %d), want %q (position %d)", name, n, i, strs[got[i]], got[i], strs[want[i]], want[i])
+					}
+				}
+			}
+		}
+	}
+}
