@@ -37,8 +37,26 @@ const MaxFieldsV1Depth = 10000
 // JSON cannot hold (and for which structured-merge-diff fails), is written
 // as null; a zero PathElement is written as the key "".
 func (s *Set) MarshalFieldsV1() []byte {
-	return s.AppendFieldsV1(make([]byte, 0, 2+32*s.Size()))
+	// The length is not known before writing (members take from 10 to 40
+	// bytes), so the text is written into pooled memory and copied out into
+	// a result of its exact size: a larger guess costs more, in allocation
+	// and clearing, than the copy.
+	bp := encodePool.Get().(*[]byte)
+	buf := s.AppendFieldsV1((*bp)[:0])
+	out := make([]byte, len(buf))
+	copy(out, buf)
+	if cap(buf) <= maxPooledEncode {
+		*bp = buf[:0] // bytes only: nothing to clear
+		encodePool.Put(bp)
+	}
+	return out
 }
+
+// encodePool holds MarshalFieldsV1's buffers, of at most maxPooledEncode
+// bytes.
+var encodePool = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledEncode = 1 << 20
 
 // AppendFieldsV1 appends the FieldsV1 encoding of s (see MarshalFieldsV1) to
 // dst and returns the extended slice.
@@ -105,21 +123,10 @@ func appendKey(dst []byte, pe PathElement) []byte {
 		dst = strconv.AppendInt(dst, int64(pe.Index()), 10)
 		return append(dst, '"')
 	case KeyKind:
-		dst = append(dst, '"')
-		raw := len(dst)
-		dst = append(dst, "k:{"...)
-		for i, f := range pe.key() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, '"')
-			dst = appendKeyText(dst, f.Name)
-			dst = append(dst, `":`...)
-			dst = appendValueJSON(dst, f.Value)
+		if out, ok := appendPlainKey(dst, pe.key()); ok {
+			return out
 		}
-		dst = append(dst, '}')
-		dst = escapeTail(dst, raw)
-		return append(dst, '"')
+		return appendEscapedKey(dst, pe.key())
 	case ValueKind:
 		dst = append(dst, '"')
 		raw := len(dst)
@@ -129,6 +136,74 @@ func appendKey(dst []byte, pe PathElement) []byte {
 		return append(dst, '"')
 	}
 	return append(dst, `""`...)
+}
+
+// appendEscapedKey writes the key of a KeyKind element: its JSON, escaped
+// for a JSON string.
+func appendEscapedKey(dst []byte, fields []value.Field) []byte {
+	dst = append(dst, '"')
+	raw := len(dst)
+	dst = append(dst, "k:{"...)
+	for i, f := range fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '"')
+		dst = appendKeyText(dst, f.Name)
+		dst = append(dst, `":`...)
+		dst = appendValueJSON(dst, f.Value)
+	}
+	dst = append(dst, '}')
+	dst = escapeTail(dst, raw)
+	return append(dst, '"')
+}
+
+// appendPlainKey writes the key of a KeyKind element whose field names and
+// values need no escaping, neither in the key's JSON nor in the JSON string
+// that holds it (names and strings of printable ASCII other than '"', '\\'
+// and the characters structured-merge-diff escapes in values, and numbers,
+// booleans and null), straight into its escaped form. It reports false,
+// and writes nothing, for any other key.
+func appendPlainKey(dst []byte, fields []value.Field) ([]byte, bool) {
+	start := len(dst)
+	dst = append(dst, `"k:{`...)
+	for i, f := range fields {
+		if plainPrefix(f.Name) != len(f.Name) {
+			return dst[:start], false
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `\"`...)
+		dst = append(dst, f.Name...)
+		dst = append(dst, `\":`...)
+		switch f.Value.Kind() {
+		case value.String:
+			str := f.Value.AsString()
+			if !plainValueString(str) {
+				return dst[:start], false
+			}
+			dst = append(dst, `\"`...)
+			dst = append(dst, str...)
+			dst = append(dst, `\"`...)
+		case value.Null, value.Bool, value.Int, value.Float:
+			dst = appendValueJSON(dst, f.Value) // digits, letters, '.', '+', '-'
+		default:
+			return dst[:start], false
+		}
+	}
+	return append(dst, `}"`...), true
+}
+
+// plainValueString reports whether s is written in JSON as it is, between
+// quotes, by appendValueString, and needs no escaping in a key either.
+func plainValueString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // keyEscapeExtra says how many bytes appendKeyText adds to escape c.

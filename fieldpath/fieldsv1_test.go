@@ -337,3 +337,62 @@ func TestCountBraces(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainKey checks that keys written directly in their escaped form are
+// written as the general writer (JSON, then escaped) writes them, and that
+// the direct writer leaves to it every key with a byte that needs escaping.
+func TestPlainKey(t *testing.T) {
+	texts := []string{"", "web", "a b", "x-1_2.3", "q\"", "b\\s", "<", ">", "&", "\x1f", "\x7f", "é", "\u2028", "\xff", "tab\t"}
+	values := []value.Value{value.NewNull(), value.NewBool(true), value.NewInt(-80), value.NewFloat(0.5), value.NewFloat(1e21), value.NewFloat(-1e-7), value.NewList([]value.Value{value.NewInt(1)})}
+	for _, s := range texts {
+		values = append(values, value.NewString(s))
+	}
+	tried, direct := 0, 0
+	for _, name := range texts {
+		for _, v := range values {
+			for _, n := range []int{1, 2} {
+				fields := []value.Field{{Name: name, Value: v}, {Name: "z", Value: value.NewString("p")}}[:n]
+				plain, ok, general := fieldpath.PlainKeyForTest(fields)
+				tried++
+				if !ok {
+					if plain != "" {
+						t.Errorf("%v: refused, but wrote %q", fields, plain)
+					}
+					continue
+				}
+				direct++
+				if plain != general {
+					t.Errorf("%v: direct %s, general %s", fields, plain, general)
+				}
+			}
+		}
+	}
+	if direct == 0 || direct == tried {
+		t.Fatalf("direct writer took %d of %d keys; want some, not all", direct, tried)
+	}
+}
+
+// TestMarshalResultsAreOwn checks that encodings, written through a pooled
+// buffer, do not share memory with later encodings.
+func TestMarshalResultsAreOwn(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	var sets []*fieldpath.Set
+	var encodings [][]byte
+	var copies []string
+	for range 50 {
+		s := fieldpathtest.RandomSet(r, 6)
+		js := s.MarshalFieldsV1()
+		if len(js) != cap(js) {
+			t.Errorf("encoding of %d bytes has capacity %d", len(js), cap(js))
+		}
+		sets, encodings, copies = append(sets, s), append(encodings, js), append(copies, string(js))
+	}
+	for i := range encodings {
+		if string(encodings[i]) != copies[i] {
+			t.Fatalf("encoding %d changed after later encodings", i)
+		}
+		if want := sets[i].AppendFieldsV1(nil); string(encodings[i]) != string(want) {
+			t.Fatalf("encoding %d:\n%s\nwant\n%s", i, encodings[i], want)
+		}
+	}
+}
