@@ -103,6 +103,22 @@ func (a *Assembler) Close(l Level) *Set {
 	return s
 }
 
+// CloseInOrder is Close for a node whose entries were added in order and
+// without repeats (members sorted by Compare, children by element, as a
+// walk over a map's fields or a list's sorted items adds them): it does not
+// check. Entries out of order make a set whose lookups and operations are
+// wrong.
+func (a *Assembler) CloseInOrder(l Level) *Set {
+	if int(l.m) == len(a.members) && int(l.c) == len(a.children) {
+		return nil
+	}
+	s := a.arena.node(a.members[l.m:], a.children[l.c:])
+	clear(a.members[l.m:])
+	clear(a.children[l.c:])
+	a.members, a.children = a.members[:l.m], a.children[:l.c]
+	return s
+}
+
 // Reset makes the Assembler allocate new blocks for the sets that follow;
 // it keeps its stacks, which must be empty (every node closed).
 func (a *Assembler) Reset() {

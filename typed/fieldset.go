@@ -39,7 +39,7 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 	}
 	l := w.a.Open()
 	w.walk(t, &v)
-	set := w.a.Close(l)
+	set := w.a.CloseInOrder(l)
 	b.members[0], b.children[0] = w.a.TakeScratch()
 	b.path, b.sc = w.path, w.sc
 	b.put()
@@ -50,7 +50,9 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 }
 
 // fieldSetter walks a value and assembles its field set bottom up: the walk
-// of a value adds the value's entries to the open node of w.a.
+// of a value adds the value's entries to the open node of w.a, in order (a
+// map's fields are sorted, a list's items are visited in element order), so
+// nodes are closed without checking the order.
 type fieldSetter struct {
 	a    fieldpath.Assembler
 	path fieldpath.Path // for errors
@@ -80,7 +82,7 @@ func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
 			w.path = append(w.path, pe)
 			l := w.a.Open()
 			leaf := w.walk(ft, &f.Value)
-			w.a.AddChild(pe, w.a.Close(l))
+			w.a.AddChild(pe, w.a.CloseInOrder(l))
 			if leaf || w.all || !declared || f.Value.IsNull() || (f.Value.Kind() == value.Map && f.Value.Len() == 0) {
 				w.a.AddMember(pe)
 			}
@@ -125,7 +127,7 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		w.path = append(w.path, pes[i])
 		lv := w.a.Open()
 		w.walk(l.ElementType(), &items[i])
-		w.a.AddChild(pes[i], w.a.Close(lv))
+		w.a.AddChild(pes[i], w.a.CloseInOrder(lv))
 		w.a.AddMember(pes[i])
 		w.path = w.path[:len(w.path)-1]
 	}

@@ -6,26 +6,33 @@ import (
 	"github.com/structmerge/structmerge/value"
 )
 
-// ValidateOption changes what Validate accepts.
-type ValidateOption func(*validateOptions)
+// ValidateOption changes what Validate accepts. (Options are values, not
+// functions, so that taking them costs no allocation.)
+type ValidateOption struct{ o validateOptions }
 
 type validateOptions struct {
 	allowDuplicates bool
 }
 
+// validateOpts combines opts.
+func validateOpts(opts []ValidateOption) validateOptions {
+	var o validateOptions
+	for _, opt := range opts {
+		o.allowDuplicates = o.allowDuplicates || opt.o.allowDuplicates
+	}
+	return o
+}
+
 // AllowDuplicates accepts associative lists with two items of the same key,
 // as a live object stored before such lists were checked may have.
 func AllowDuplicates() ValidateOption {
-	return func(o *validateOptions) { o.allowDuplicates = true }
+	return ValidateOption{validateOptions{allowDuplicates: true}}
 }
 
 // Validate checks that v fits t and returns every problem found (an Errors),
 // sorted by path, or nil.
 func Validate(t *schema.Type, v value.Value, opts ...ValidateOption) error {
-	var o validateOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
+	o := validateOpts(opts)
 	return validate(t, v, o)
 }
 

@@ -29,10 +29,7 @@ const (
 
 // New validates v against t and returns them as a typed Value.
 func New(t *schema.Type, v value.Value, opts ...ValidateOption) (Value, error) {
-	var o validateOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
+	o := validateOpts(opts)
 	hint, err := validateCounting(t, v, o)
 	if err != nil {
 		return Value{}, err
