@@ -104,7 +104,7 @@ const (
 func (w *comparer) visit(pe fieldpath.PathElement, t *schema.Type, lhs, rhs *value.Value) {
 	// A value on one side only has changes of one kind below it (everything
 	// below was added, or removed): only that set gets a node.
-	if lhs == nil || rhs == nil {
+	if (lhs == nil) != (rhs == nil) {
 		a, bit := &w.added, wasAdded
 		if rhs == nil {
 			a, bit = &w.removed, wasRemoved
