@@ -47,6 +47,7 @@ func (b *bufs) put() {
 	b.sc.strs = keepStack(b.sc.strs)
 	b.sc.flags = keepStack(b.sc.flags)
 	b.sc.ints = keepStack(b.sc.ints)
+	b.sc.sets = keepStack(b.sc.sets)
 	b.sc.words = keepStack(b.sc.words)
 	b.sc.sorted = keepStack(b.sc.sorted)
 	b.sc.keys = nil // path elements in results point into it

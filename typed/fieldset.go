@@ -113,8 +113,22 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	pes := idx.pes
+	// The items are walked in list order, which is the order of their
+	// memory (in element order, a long list's items would be a cache miss
+	// each), and their sets are added in element order, so that the set is
+	// assembled in order.
+	subs := w.sc.itemSets(len(items))
+	for i := range items {
+		if !idx.ok[i] || idx.hasDuplicates(i) {
+			continue
+		}
+		w.path = append(w.path, pes[i])
+		lv := w.a.Open()
+		w.walk(l.ElementType(), &items[i])
+		subs[i] = w.a.CloseInOrder(lv)
+		w.path = w.path[:len(w.path)-1]
+	}
 	w.a.Grow(len(items), len(items))
-	// In the elements' order, so that the set is assembled in order.
 	for _, p := range idx.order {
 		i := int(p)
 		if idx.hasDuplicates(i) {
@@ -124,11 +138,7 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 			}
 			continue
 		}
-		w.path = append(w.path, pes[i])
-		lv := w.a.Open()
-		w.walk(l.ElementType(), &items[i])
-		w.a.AddChild(pes[i], w.a.CloseInOrder(lv))
+		w.a.AddChild(pes[i], subs[i])
 		w.a.AddMember(pes[i])
-		w.path = w.path[:len(w.path)-1]
 	}
 }

@@ -46,6 +46,7 @@ type scratch struct {
 	ints  []int32
 	strs  []string
 	keys  []value.Field
+	sets  []*fieldpath.Set
 	// Memory for sorting one list's positions by key strings, used and
 	// given back within index.
 	words  []uint64
@@ -65,18 +66,23 @@ func (s *scratch) sortMemory(n int) (keys, tmpKeys []uint64, tmpPos []int32) {
 }
 
 // scratchMark is the state of a scratch to go back to.
-type scratchMark struct{ pes, flags, ints, strs int }
+type scratchMark struct{ pes, flags, ints, strs, sets int }
 
 func (s *scratch) mark() scratchMark {
-	return scratchMark{len(s.pes), len(s.flags), len(s.ints), len(s.strs)}
+	return scratchMark{len(s.pes), len(s.flags), len(s.ints), len(s.strs), len(s.sets)}
 }
 
 // release gives back everything taken since m.
 func (s *scratch) release(m scratchMark) {
 	clear(s.pes[m.pes:]) // they point into values: let those go
 	clear(s.strs[m.strs:])
+	clear(s.sets[m.sets:])
 	s.pes, s.flags, s.ints, s.strs = s.pes[:m.pes], s.flags[:m.flags], s.ints[:m.ints], s.strs[:m.strs]
+	s.sets = s.sets[:m.sets]
 }
+
+// itemSets returns room for the sets of n items, given back by release.
+func (s *scratch) itemSets(n int) []*fieldpath.Set { return take(&s.sets, n) }
 
 // take returns n zeroed entries from the top of *stack. When the stack has
 // no room, it continues in a new array of the same length (what was taken
