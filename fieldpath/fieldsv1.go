@@ -574,8 +574,8 @@ func (d *decoder) node(depth int, key int) (*Set, bool, error) {
 	if len(ms) > 0 || len(cs) > 0 {
 		s = d.newSet(d.allocElems(ms), d.allocChildren(cs))
 	}
-	clear(d.members[mBase:])
-	clear(d.children[cBase:])
+	// The popped entries are left as they are: the stacks are cleared over
+	// their whole capacity when they go back to the pool (reuse).
 	d.members, d.children = d.members[:mBase], d.children[:cBase]
 	return s, self || s == nil, nil
 }
