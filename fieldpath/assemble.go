@@ -86,9 +86,6 @@ func (a *Assembler) AddChild(pe PathElement, s *Set) {
 // Close closes the node opened at l and returns its set (nil when it has no
 // entries).
 func (a *Assembler) Close(l Level) *Set {
-	if int(l.m) == len(a.members) && int(l.c) == len(a.children) {
-		return nil
-	}
 	ms, cs := a.members[l.m:], a.children[l.c:]
 	if !membersInOrder(ms) {
 		ms = sortMembers(ms)
@@ -96,11 +93,7 @@ func (a *Assembler) Close(l Level) *Set {
 	if !childrenInOrder(cs) {
 		cs = sortChildren(cs)
 	}
-	s := a.arena.node(ms, cs)
-	clear(a.members[l.m:])
-	clear(a.children[l.c:])
-	a.members, a.children = a.members[:l.m], a.children[:l.c]
-	return s
+	return a.pop(l, ms, cs)
 }
 
 // CloseInOrder is Close for a node whose entries were added in order and
@@ -109,10 +102,16 @@ func (a *Assembler) Close(l Level) *Set {
 // check. Entries out of order make a set whose lookups and operations are
 // wrong.
 func (a *Assembler) CloseInOrder(l Level) *Set {
-	if int(l.m) == len(a.members) && int(l.c) == len(a.children) {
+	return a.pop(l, a.members[l.m:], a.children[l.c:])
+}
+
+// pop makes the set of the node opened at l from its entries ms and cs (in
+// order) and takes the node's entries off the stacks.
+func (a *Assembler) pop(l Level, ms []PathElement, cs []Child) *Set {
+	if len(ms) == 0 && len(cs) == 0 {
 		return nil
 	}
-	s := a.arena.node(a.members[l.m:], a.children[l.c:])
+	s := a.arena.node(ms, cs)
 	clear(a.members[l.m:])
 	clear(a.children[l.c:])
 	a.members, a.children = a.members[:l.m], a.children[:l.c]
