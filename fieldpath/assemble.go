@@ -50,11 +50,7 @@ func (a *Assembler) TakeScratch() ([]PathElement, []Child) {
 // of about the given numbers of members and nodes (each node but the top one
 // is a child). It has no effect once a set was closed, nor for zeros.
 func (a *Assembler) Reserve(members, nodes int) {
-	if a.arena.started || members <= 0 || nodes <= 0 {
-		return
-	}
-	a.arena.elemChunk, a.arena.setChunk, a.arena.kidChunk = members, nodes, max(nodes-1, 1)
-	a.arena.elemsReserved, a.arena.setsReserved, a.arena.kidsReserved = true, true, true
+	a.arena.reserve(members, nodes)
 }
 
 // Grow makes room on the stacks for members and children more entries, so

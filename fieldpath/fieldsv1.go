@@ -3,6 +3,7 @@ package fieldpath
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"math/bits"
 	"slices"
@@ -358,8 +359,28 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 // Errors are *SyntaxError values naming the byte offset and the offending
 // key. Nesting deeper than MaxFieldsV1Depth is an error.
 func ParseFieldsV1(data []byte) (*Set, error) {
+	return parseFieldsV1(data, decodeMode{})
+}
+
+// decodeMode selects the decoder's strategies, for the tests that compare
+// them: generalOnly turns off the shortcuts for common entries; share
+// forces storing equal names and nodes once (shareOn) or not (shareOff)
+// whatever the input's length.
+type decodeMode struct {
+	generalOnly bool
+	share       int
+}
+
+const (
+	shareAuto = iota
+	shareOn
+	shareOff
+)
+
+func parseFieldsV1(data []byte, mode decodeMode) (*Set, error) {
 	sc := decodePool.Get().(*decodeScratch)
-	d := decoder{data: data, buf: sc.buf, buf2: sc.buf2, keyStack: sc.keyStack, members: sc.members, children: sc.children}
+	d := decoder{data: data, mode: mode, buf: sc.buf, buf2: sc.buf2, keyStack: sc.keyStack, members: sc.members, children: sc.children,
+		names: internTable[string]{slots: sc.names[:cap(sc.names)]}, nodes: internTable[*Set]{slots: sc.nodes[:cap(sc.nodes)]}}
 	s, err := d.parse()
 	sc.put(&d)
 	return s, err
@@ -383,14 +404,17 @@ func (d *decoder) parse() (*Set, error) {
 }
 
 // decodeScratch is a decoder's working memory, reused through a pool: the
-// stacks of the nodes being read and the buffers for escaped text. Nothing
-// in it is reachable from a parsed set (whose nodes, names and key values
-// live in the decoder's arenas), and put clears it before it goes back.
+// stacks of the nodes being read, the buffers for escaped text and the
+// tables of the names and nodes read so far. Nothing in it is reachable
+// from a parsed set (whose nodes, names and key values live in the
+// decoder's arenas), and put clears it before it goes back.
 type decodeScratch struct {
 	buf, buf2 []byte
 	keyStack  []value.Field
 	members   []PathElement
 	children  []Child
+	names     []internSlot[string]
+	nodes     []internSlot[*Set]
 }
 
 var decodePool = sync.Pool{New: func() any { return new(decodeScratch) }}
@@ -403,6 +427,7 @@ const maxPooledScratch = 1 << 16
 func (sc *decodeScratch) put(d *decoder) {
 	sc.buf, sc.buf2 = reuse(d.buf), reuse(d.buf2)
 	sc.keyStack, sc.members, sc.children = reuse(d.keyStack), reuse(d.members), reuse(d.children)
+	sc.names, sc.nodes = reuse(d.names.slots), reuse(d.nodes.slots)
 	decodePool.Put(sc)
 }
 
@@ -420,9 +445,19 @@ func reuse[T any](s []T) []T {
 // decoder is the state of one ParseFieldsV1 call. Finished nodes take their
 // slices and strings from arenas that are filled in chunks; bytes written to
 // an arena are never changed afterwards.
+//
+// Equal names and equal nodes are stored once per call: a name read again
+// is the string read first, and a node whose members and children are word
+// for word those of a node already finished is that node (sets are
+// immutable, so sharing a subtree is invisible). Field sets repeat a lot —
+// a CRD's 829 field names are 157 distinct ones and its 307 nodes 74
+// distinct ones, the items of a keyed list have the same leaves — and the
+// memory not allocated is most of the saving: a decoded set is otherwise
+// several times the size of its text.
 type decoder struct {
 	data []byte
 	pos  int
+	mode decodeMode
 
 	buf      []byte        // unescaped key text
 	buf2     []byte        // unescaped key field names inside a k: key
@@ -430,10 +465,12 @@ type decoder struct {
 	members  []PathElement // stack of the members of the nodes being read
 	children []Child       // stack of the children of the nodes being read
 
-	names     []byte // arena for field names
-	elemArena []PathElement
-	kidArena  []Child
-	setArena  []Set
+	share bool                // whether equal names and nodes are stored once
+	names internTable[string] // the names read, by their bytes
+	nodes internTable[*Set]   // the nodes finished, by their entries
+
+	nameArena []byte // arena for field names
+	nodeArena arena  // the nodes and their entries
 	keyArena  []value.Field
 	valArena  []value.Value
 }
@@ -510,47 +547,16 @@ func (d *decoder) node(depth int, key int) (*Set, bool, error) {
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, false, d.errorf(keyOff, key, "want a string object key")
 		}
-		kb, err := d.str(key)
-		if err != nil {
-			return nil, false, err
-		}
-		d.ws()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, false, d.errorf(d.pos, keyOff, "want ':' after the object key")
-		}
-		d.pos++
-		if len(kb) == 1 && kb[0] == '.' {
+		if pe, ok := d.leafField(depth); ok {
+			// Most entries are a field that is a member with no children.
+			if n := len(d.members); n > mBase && d.members[n-1].Compare(pe) >= 0 {
+				sorted = false
+			}
+			d.members = append(d.members, pe)
+		} else if d.leafSelf(depth) {
 			self = true
-			if err := d.skip(depth, keyOff); err != nil {
-				return nil, false, err
-			}
-		} else {
-			pe, known, err := d.element(kb, keyOff)
-			if err != nil {
-				return nil, false, err
-			}
-			if !known {
-				if err := d.skip(depth, keyOff); err != nil {
-					return nil, false, err
-				}
-			} else {
-				sub, member, err := d.node(depth+1, keyOff)
-				if err != nil {
-					return nil, false, err
-				}
-				if member {
-					if n := len(d.members); n > mBase && d.members[n-1].Compare(pe) >= 0 {
-						sorted = false
-					}
-					d.members = append(d.members, pe)
-				}
-				if sub != nil {
-					if n := len(d.children); n > cBase && d.children[n-1].Element.Compare(pe) >= 0 {
-						sorted = false
-					}
-					d.children = append(d.children, Child{pe, sub})
-				}
-			}
+		} else if err := d.entry(depth, key, mBase, cBase, &self, &sorted); err != nil {
+			return nil, false, err
 		}
 		d.ws()
 		if d.pos >= len(d.data) {
@@ -572,12 +578,173 @@ func (d *decoder) node(depth int, key int) (*Set, bool, error) {
 	}
 	var s *Set
 	if len(ms) > 0 || len(cs) > 0 {
-		s = d.newSet(d.allocElems(ms), d.allocChildren(cs))
+		s = d.finish(ms, cs)
 	}
 	// The popped entries are left as they are: the stacks are cleared over
 	// their whole capacity when they go back to the pool (reuse).
 	d.members, d.children = d.members[:mBase], d.children[:cBase]
 	return s, self || s == nil, nil
+}
+
+// leafField reads, at d.pos, an entry of the form "f:name":{} whose name
+// has no escapes and returns its element, or reports false and reads
+// nothing. depth is the depth of the enclosing object.
+func (d *decoder) leafField(depth int) (PathElement, bool) {
+	data, p := d.data, d.pos
+	if d.mode.generalOnly || depth >= MaxFieldsV1Depth || p+3 >= len(data) || data[p+1] != 'f' || data[p+2] != ':' {
+		return PathElement{}, false
+	}
+	start := p + 3
+	end := start + plainPrefix(data[start:])
+	if end+3 >= len(data) || data[end] != '"' || data[end+1] != ':' || data[end+2] != '{' || data[end+3] != '}' {
+		return PathElement{}, false
+	}
+	d.pos = end + 4
+	return FieldName(d.name(data[start:end])), true
+}
+
+// plainKey reads, at d.pos, an object key and its ':' when the key is a k:
+// key in the compact form the encoder writes, with string values that need
+// no escapes and integer values of at most 18 digits, as in
+// "k:{\"name\":\"web\",\"port\":80}". It returns the key's element, or
+// reports false and reads nothing: other keys take the general path, which
+// also reports errors.
+func (d *decoder) plainKey() (PathElement, bool) {
+	data, p := d.data, d.pos
+	if d.mode.generalOnly || p+4 >= len(data) || string(data[p+1:p+4]) != "k:{" {
+		return PathElement{}, false
+	}
+	p += 4
+	fields := d.keyStack[:0]
+	defer func() { clear(fields); d.keyStack = fields[:0] }()
+	for {
+		name, next, ok := plainKeyString(data, p)
+		if !ok || next >= len(data) || data[next] != ':' {
+			return PathElement{}, false
+		}
+		p = next + 1
+		var v value.Value
+		if str, next, ok := plainKeyString(data, p); ok {
+			v, p = value.NewString(d.name(str)), next
+		} else if n, next, ok := plainKeyInt(data, p); ok {
+			v, p = value.NewInt(n), next
+		} else {
+			return PathElement{}, false
+		}
+		fields = append(fields, value.Field{Name: d.name(name), Value: v})
+		if p >= len(data) {
+			return PathElement{}, false
+		}
+		if data[p] == ',' {
+			p++
+			continue
+		}
+		if p+2 < len(data) && data[p] == '}' && data[p+1] == '"' && data[p+2] == ':' {
+			break
+		}
+		return PathElement{}, false
+	}
+	out := take(&d.keyArena, len(fields), d.estimate(128))
+	copy(out, fields)
+	d.pos = p + 3
+	return Key(out), true
+}
+
+// plainKeyString reads, at p, a string written inside a key as \"text\"
+// whose text needs no escapes and is valid UTF-8, and returns the text and
+// the offset after it.
+func plainKeyString(data []byte, p int) ([]byte, int, bool) {
+	if p+1 >= len(data) || data[p] != '\\' || data[p+1] != '"' {
+		return nil, 0, false
+	}
+	start := p + 2
+	end := start + plainPrefix(data[start:])
+	if end+1 >= len(data) || data[end] != '\\' || data[end+1] != '"' || !utf8.Valid(data[start:end]) {
+		return nil, 0, false
+	}
+	return data[start:end], end + 2, true
+}
+
+// plainKeyInt reads, at p, a JSON integer of at most 18 digits followed by
+// ',' or '}' (not -0, which is a float), and returns it and the offset
+// after it.
+func plainKeyInt(data []byte, p int) (int64, int, bool) {
+	start := p
+	if p < len(data) && data[p] == '-' {
+		p++
+	}
+	digits := p
+	for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+		p++
+	}
+	n := p - digits
+	if n == 0 || n > 18 || n > 1 && data[digits] == '0' || p >= len(data) || data[p] != ',' && data[p] != '}' {
+		return 0, 0, false
+	}
+	if n == 1 && data[digits] == '0' && digits > start {
+		return 0, 0, false // -0
+	}
+	v, _ := smallInt(data[start:p])
+	return v, p, true
+}
+
+// leafSelf reads, at d.pos, the entry ".":{} or reports false and reads
+// nothing. depth is the depth of the enclosing object.
+func (d *decoder) leafSelf(depth int) bool {
+	if p := d.pos; !d.mode.generalOnly && depth < MaxFieldsV1Depth && p+6 <= len(d.data) && string(d.data[p:p+6]) == `".":{}` {
+		d.pos = p + 6
+		return true
+	}
+	return false
+}
+
+// entry reads the object entry at d.pos in the general case of node: its
+// key, and its value as a child node, a member or both, or skipped. key is
+// the offset of the enclosing object's key; mBase and cBase are where the
+// node's members and children start on the stacks.
+func (d *decoder) entry(depth, key, mBase, cBase int, self, sorted *bool) error {
+	keyOff := d.pos
+	pe, ok := d.plainKey()
+	if !ok {
+		kb, err := d.str(key)
+		if err != nil {
+			return err
+		}
+		d.ws()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return d.errorf(d.pos, keyOff, "want ':' after the object key")
+		}
+		d.pos++
+		if len(kb) == 1 && kb[0] == '.' {
+			*self = true
+			return d.skip(depth, keyOff)
+		}
+		var known bool
+		pe, known, err = d.element(kb, keyOff)
+		if err != nil {
+			return err
+		}
+		if !known {
+			return d.skip(depth, keyOff)
+		}
+	}
+	sub, member, err := d.node(depth+1, keyOff)
+	if err != nil {
+		return err
+	}
+	if member {
+		if n := len(d.members); n > mBase && d.members[n-1].Compare(pe) >= 0 {
+			*sorted = false
+		}
+		d.members = append(d.members, pe)
+	}
+	if sub != nil {
+		if n := len(d.children); n > cBase && d.children[n-1].Element.Compare(pe) >= 0 {
+			*sorted = false
+		}
+		d.children = append(d.children, Child{pe, sub})
+	}
+	return nil
 }
 
 // normalizeDecoded sorts members and children read out of order and merges
@@ -604,29 +771,181 @@ func normalizeDecoded(ms []PathElement, cs []Child) ([]PathElement, []Child) {
 	return m, c
 }
 
-func (d *decoder) newSet(members []PathElement, children []Child) *Set {
-	s := &take(&d.setArena, 1, d.estimate(64))[0]
-	s.setEntries(members, children)
-	s.size = len(members)
-	for i := range children {
-		s.size += children[i].Set.size
+// finish returns the node with members ms and children cs (read into the
+// stacks): a node already finished with the same entries, or a new one
+// with copies of them.
+func (d *decoder) finish(ms []PathElement, cs []Child) *Set {
+	if !d.share {
+		return d.nodeArena.node(ms, cs)
 	}
+	h := hashWords(hashWords(internSeed, ms), cs)
+	slot := findNode(&d.nodes, h, ms, cs)
+	if slot != nil && slot.val != nil {
+		return slot.val
+	}
+	s := d.nodeArena.node(ms, cs)
+	d.nodes.add(slot, h, s)
 	return s
 }
 
-// presize sizes the arenas from a count of the objects in the input: an
-// empty object is usually a member, a non-empty one a node and a child. It
-// is an estimate (text inside keys counts too); the arenas grow as needed.
-func (d *decoder) presize() {
-	objects, leaves := countBraces(d.data)
-	if objects < 16 {
+// words returns the machine words of the path elements or children in a.
+func words[T PathElement | Child](a []T) []uint64 {
+	if len(a) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])/8))
+}
+
+// hashWords mixes the words of a into the hash h.
+func hashWords[T PathElement | Child](h uint64, a []T) uint64 {
+	for _, w := range words(a) {
+		h = mix(h, w)
+	}
+	return mix(h, uint64(len(a)))
+}
+
+// mix is one round of the decoder's table hash (a multiply and a shift; the
+// tables bound their probing, so a weak hash costs sharing, not time).
+func mix(h, w uint64) uint64 {
+	h = (h ^ w) * 0x9e3779b97f4a7c15
+	return h ^ h>>32
+}
+
+// hashBytes hashes a name, eight bytes at a time.
+func hashBytes(h uint64, b []byte) uint64 {
+	n := len(b)
+	for ; len(b) >= 8; b = b[8:] {
+		h = mix(h, binary.LittleEndian.Uint64(b))
+	}
+	var w uint64
+	switch {
+	case len(b) >= 4:
+		w = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
+	case len(b) > 0:
+		w = uint64(b[0]) | uint64(b[len(b)/2])<<8 | uint64(b[len(b)-1])<<16
+	}
+	return mix(h, w^uint64(n)<<56)
+}
+
+// sameWords reports whether a and b hold the same bits: for path elements
+// and children, the same elements (pointing to the same names, keys and
+// values) and the same child nodes.
+func sameWords[T PathElement | Child](a, b []T) bool {
+	return slices.Equal(words(a), words(b))
+}
+
+// internSeed seeds the hashes of the decoder's tables, differently in each
+// process.
+var internSeed = new(maphash.Hash).Sum64()
+
+// maxProbe bounds the slots a table lookup visits: past it, a name or node
+// is not shared, so that input made to collide costs memory, not time.
+const maxProbe = 8
+
+// internTable is an open-addressing hash table of values by a 64-bit hash
+// of their contents; a slot with a zero value is free. It is at most half
+// full.
+type internTable[T comparable] struct {
+	slots []internSlot[T]
+	n     int
+}
+
+type internSlot[T comparable] struct {
+	hash uint64
+	val  T
+}
+
+// probe returns the first slot to look at for hash h, and the mask that
+// wraps the index of the next one.
+func (t *internTable[T]) probe(h uint64) (uint64, uint64) {
+	if len(t.slots) == 0 {
+		t.slots = make([]internSlot[T], 64)
+	}
+	mask := uint64(len(t.slots) - 1)
+	return h & mask, mask
+}
+
+// findName and findNode return the slot of the name or node looked for, or
+// the free slot where it goes, or nil when neither is within maxProbe slots.
+
+func findName(t *internTable[string], h uint64, b []byte) *internSlot[string] {
+	i, mask := t.probe(h)
+	for range maxProbe {
+		s := &t.slots[i]
+		if s.val == "" || s.hash == h && s.val == string(b) {
+			return s
+		}
+		i = (i + 1) & mask
+	}
+	return nil
+}
+
+func findNode(t *internTable[*Set], h uint64, ms []PathElement, cs []Child) *internSlot[*Set] {
+	i, mask := t.probe(h)
+	for range maxProbe {
+		s := &t.slots[i]
+		if s.val == nil || s.hash == h && int(s.val.nm) == len(ms) && int(s.val.nk) == len(cs) &&
+			sameWords(ms, s.val.ms()) && sameWords(cs, s.val.cs()) {
+			return s
+		}
+		i = (i + 1) & mask
+	}
+	return nil
+}
+
+// add stores v with hash h in the free slot found for it (none when slot is
+// nil), growing the table when it is half full. Growing keeps the values
+// that fit within maxProbe slots of their place.
+func (t *internTable[T]) add(slot *internSlot[T], h uint64, v T) {
+	if slot == nil {
 		return
 	}
-	nodes := max(objects-leaves, 1)
-	d.elemArena = make([]PathElement, leaves)
-	d.kidArena = make([]Child, nodes)
-	d.setArena = make([]Set, nodes)
+	slot.hash, slot.val = h, v
+	t.n++
+	if 2*t.n <= len(t.slots) {
+		return
+	}
+	var zero T
+	old := t.slots
+	t.slots = make([]internSlot[T], 2*len(old))
+	mask := uint64(len(t.slots) - 1)
+	for _, s := range old {
+		if s.val == zero {
+			continue
+		}
+		i := s.hash & mask
+		for range maxProbe {
+			if t.slots[i].val == zero {
+				t.slots[i] = s
+				break
+			}
+			i = (i + 1) & mask
+		}
+	}
 }
+
+// presize sizes the first blocks of the node arena. A short input is
+// stored as it is read, in blocks reserved from a count of its objects (an
+// empty object is usually a member, a non-empty one a node and a child).
+// A long one (at least shareFrom bytes) stores equal names and nodes once,
+// and so needs far fewer than the count: its first blocks are sized for a
+// short input, and the blocks after them double.
+func (d *decoder) presize() {
+	if d.mode.share == shareOn || d.mode.share == shareAuto && len(d.data) >= shareFrom {
+		d.share = true
+		d.nodeArena.expect(64, 32)
+		return
+	}
+	objects, leaves := countBraces(d.data)
+	if objects >= 16 {
+		d.nodeArena.reserve(leaves+1, max(objects-leaves, 1))
+	}
+}
+
+// shareFrom is the length of the shortest input whose equal names and nodes
+// are stored once: on shorter ones the memory saved does not pay for the
+// lookups.
+const shareFrom = 4096
 
 // countBraces returns how many '{' bytes data has and how many of them a
 // '}' follows, eight bytes at a time (strings are not told apart: the counts
@@ -677,35 +996,29 @@ func take[T any](arena *[]T, n, chunk int) []T {
 	return out
 }
 
-func (d *decoder) allocElems(src []PathElement) []PathElement {
-	if len(src) == 0 {
-		return nil
-	}
-	out := take(&d.elemArena, len(src), d.estimate(20))
-	copy(out, src)
-	return out
-}
-
-func (d *decoder) allocChildren(src []Child) []Child {
-	if len(src) == 0 {
-		return nil
-	}
-	out := take(&d.kidArena, len(src), d.estimate(64))
-	copy(out, src)
-	return out
-}
-
-// name returns b as a string backed by the names arena.
+// name returns b as a string backed by the names arena: the string returned
+// before for the same bytes, if any.
 func (d *decoder) name(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if cap(d.names)-len(d.names) < len(b) {
-		d.names = make([]byte, 0, max(len(b), min((len(d.data)-d.pos)/2, 8<<10)))
+	var slot *internSlot[string]
+	h := uint64(0)
+	if d.share {
+		h = hashBytes(internSeed, b)
+		slot = findName(&d.names, h, b)
 	}
-	off := len(d.names)
-	d.names = append(d.names, b...)
-	return unsafe.String(&d.names[off], len(b))
+	if slot != nil && slot.val != "" {
+		return slot.val
+	}
+	if cap(d.nameArena)-len(d.nameArena) < len(b) {
+		d.nameArena = make([]byte, 0, max(len(b), min(2*cap(d.nameArena), 8<<10), 256))
+	}
+	off := len(d.nameArena)
+	d.nameArena = append(d.nameArena, b...)
+	s := unsafe.String(&d.nameArena[off], len(b))
+	d.names.add(slot, h, s)
+	return s
 }
 
 func (d *decoder) literal(lit string, key int) error {

@@ -3,6 +3,7 @@ package fieldpath_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -215,6 +216,95 @@ func TestParseFieldsV1Depth(t *testing.T) {
 	}
 }
 
+// checkDecodeModes parses data with each of the decoder's strategies and
+// fails unless they agree: the same error text, or equal sets with the same
+// encoding.
+func checkDecodeModes(t *testing.T, data []byte) {
+	t.Helper()
+	names, sets, errs := fieldpath.ParseFieldsV1Modes(data)
+	for i := 1; i < len(names); i++ {
+		if (errs[i] == nil) != (errs[0] == nil) || errs[i] != nil && errs[i].Error() != errs[0].Error() {
+			t.Fatalf("%s: error %v, %s: error %v", names[0], errs[0], names[i], errs[i])
+		}
+		if errs[0] == nil && (!sets[i].Equal(sets[0]) || !bytes.Equal(sets[i].MarshalFieldsV1(), sets[0].MarshalFieldsV1())) {
+			t.Fatalf("%s and %s differ on %s:\n%v\nvs\n%v", names[0], names[i], data, sets[0], sets[i])
+		}
+	}
+}
+
+// TestParseFieldsV1Modes checks that the decoder's shortcuts for common
+// entries and its sharing of equal names and nodes decode what the general
+// path decodes, on the forms the shortcuts take and on those that look like
+// them but must not.
+func TestParseFieldsV1Modes(t *testing.T) {
+	inputs := []string{
+		`{"f:a":{},"f:b":{".":{},"f:c":{}}}`,
+		`{"f:b":{},"f:a":{},"f:a":{"f:x":{}}}`,
+		`{"f:":{},"f:a\"b":{},"f:\u0041":{},"f:é":{},"f:\ud800":{}}`,
+		`{"f:a" :{},"f:b": {},"f:c":{ },"f:d":{} ,".":{}}`,
+		`{".":null,".":{"x":1},"f:a":null}`,
+		`{"k:{\"name\":\"web\"}":{".":{},"f:name":{}}}`,
+		`{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},"k:{\"port\":0,\"protocol\":\"\"}":{}}`,
+		`{"k:{\"b\":1,\"a\":2}":{},"k:{\"a\":1,\"a\":0}":{}}`,
+		`{"k:{\"n\":-0}":{},"k:{\"n\":-1}":{},"k:{\"n\":007}":{},"k:{\"n\":1.5}":{},"k:{\"n\":1e3}":{}}`,
+		`{"k:{\"n\":123456789012345678}":{},"k:{\"n\":1234567890123456789}":{},"k:{\"n\":-}":{}}`,
+		`{"k:{\"n\":true}":{},"k:{\"n\":null}":{},"k:{\"n\":\"a\\\"b\"}":{},"k:{\"n\":\"\u00e9\"}":{}}`,
+		`{"k:{\"n\":\"é\"}":{},"k:{\"n\":\"\xff\"}":{},"k:{ \"n\":1}":{},"k:{\"n\" :1}":{},"k:{\"n\":1 }":{}}`,
+		`{"k:{}":{},"k:null":{},"k:{\"n\":1}" :{},"k:{\"n\":1}x":{},"k:{\"n\":1},":{}}`,
+		`{"k:{\"n\":1}":{"k:{\"n\":1}":{"f:a":{}}},"k:{\"n\":2}":{"k:{\"n\":1}":{"f:a":{}}}}`,
+		`{"k:{\"n\":1`, `{"k:{\"n\":\"a`, `{"f:a":{`, `{"f:a":{}`, `{"f:a`, `{".":{`,
+		`{"i:1":{},"i:0":{".":{},"f:a":{}},"v:\"x\"":{},"v:1":{".":{},"f:a":{}}}`,
+	}
+	for _, g := range fieldsV1Golden {
+		inputs = append(inputs, g.json)
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 300 {
+		inputs = append(inputs, string(fieldpathtest.RandomSet(r, r.IntN(12)).MarshalFieldsV1()))
+	}
+	inputs = append(inputs, string(podFieldsV1(t)))
+	for _, in := range inputs {
+		checkDecodeModes(t, []byte(in))
+	}
+}
+
+// TestParseFieldsV1Shares checks that a long input's equal subtrees are
+// stored once and a short one's are not, and that sharing does not change
+// what is decoded.
+func TestParseFieldsV1Shares(t *testing.T) {
+	item := `{".":{},"f:name":{},"f:value":{"f:x":{}}}`
+	var b strings.Builder
+	b.WriteString(`{"f:list":{`)
+	for i := range 200 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k:{\"name\":\"item-%03d\"}":%s`, i, item)
+	}
+	b.WriteString(`}}`)
+	long := []byte(b.String())
+	short := []byte(`{"f:a":` + item + `,"f:b":` + item + `}`)
+	for _, c := range []struct {
+		data       []byte
+		wantShared bool
+	}{{long, true}, {short, false}} {
+		s, err := fieldpath.ParseFieldsV1(c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, distinct := fieldpath.CountNodesForTest(s)
+		if shared := distinct < nodes; shared != c.wantShared {
+			t.Errorf("%d-byte input: %d nodes, %d distinct; want shared %v", len(c.data), nodes, distinct, c.wantShared)
+		}
+		checkDecodeModes(t, c.data)
+	}
+	s, _ := fieldpath.ParseFieldsV1(long)
+	if nodes, distinct := fieldpath.CountNodesForTest(s); distinct != 4 || nodes != 402 {
+		// top, list, one item node, one value node
+		t.Errorf("long input: %d nodes, %d distinct; want 402 and 4", nodes, distinct)
+	}
+}
+
 func TestFieldsV1RoundTripRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for range 3000 {
@@ -261,6 +351,7 @@ func FuzzParseFieldsV1(f *testing.F) {
 		f.Add(fieldpathtest.RandomSet(r, 8).MarshalFieldsV1())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecodeModes(t, data)
 		s, err := fieldpath.ParseFieldsV1(data)
 		if err != nil {
 			var se *fieldpath.SyntaxError

@@ -787,6 +787,26 @@ func growReserved(next *int, reserved *bool) int {
 	return n
 }
 
+// reserve sizes the first blocks for about the given numbers of members
+// and nodes (see Assembler.Reserve).
+func (a *arena) reserve(members, nodes int) {
+	if a.started || members <= 0 || nodes <= 0 {
+		return
+	}
+	a.elemChunk, a.setChunk, a.kidChunk = members, nodes, max(nodes-1, 1)
+	a.elemsReserved, a.setsReserved, a.kidsReserved = true, true, true
+}
+
+// expect sizes the first blocks for about the given numbers of members and
+// nodes, growing from there as usual (unlike reserve, for an estimate that
+// may fall short).
+func (a *arena) expect(members, nodes int) {
+	if a.started {
+		return
+	}
+	a.elemChunk, a.setChunk, a.kidChunk = members, nodes, nodes
+}
+
 // node returns a new set holding copies of members and children, which must
 // be sorted and valid.
 func (a *arena) node(members []PathElement, children []Child) *Set {
