@@ -101,6 +101,42 @@ func (a *Assembler) CloseInOrder(l Level) *Set {
 	return a.pop(l, a.members[l.m:], a.children[l.c:])
 }
 
+// CloseInOrderLike is CloseInOrder returning prev instead of a new set when
+// the node's entries are prev's: equal members, and children with equal
+// elements and the same sets (sets are immutable, so one can stand for
+// many). A walk over a list passes the set of the item before, so that
+// items with the same fields share one set. prev may be nil.
+func (a *Assembler) CloseInOrderLike(l Level, prev *Set) *Set {
+	ms, cs := a.members[l.m:], a.children[l.c:]
+	if prev == nil || !sameEntries(prev, ms, cs) {
+		return a.pop(l, ms, cs)
+	}
+	clear(ms)
+	clear(cs)
+	a.members, a.children = a.members[:l.m], a.children[:l.c]
+	return prev
+}
+
+// sameEntries reports whether s has the members ms and the children cs (the
+// same sets under equal elements).
+func sameEntries(s *Set, ms []PathElement, cs []Child) bool {
+	sm, sc := s.ms(), s.cs()
+	if len(sm) != len(ms) || len(sc) != len(cs) {
+		return false
+	}
+	for i := range ms {
+		if !ms[i].Equal(sm[i]) {
+			return false
+		}
+	}
+	for i := range cs {
+		if cs[i].Set != sc[i].Set || !cs[i].Element.Equal(sc[i].Element) {
+			return false
+		}
+	}
+	return true
+}
+
 // pop makes the set of the node opened at l from its entries ms and cs (in
 // order) and takes the node's entries off the stacks.
 func (a *Assembler) pop(l Level, ms []PathElement, cs []Child) *Set {

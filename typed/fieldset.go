@@ -116,8 +116,11 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 	// The items are walked in list order, which is the order of their
 	// memory (in element order, a long list's items would be a cache miss
 	// each), and their sets are added in element order, so that the set is
-	// assembled in order.
+	// assembled in order. An item whose set is that of the item before
+	// shares it (lists of items with the same scalar fields are common, and
+	// their sets are most of a long list's set).
 	subs := w.sc.itemSets(len(items))
+	var prev *fieldpath.Set
 	for i := range items {
 		if !idx.ok[i] || idx.hasDuplicates(i) {
 			continue
@@ -125,7 +128,8 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		w.path = append(w.path, pes[i])
 		lv := w.a.Open()
 		w.walk(l.ElementType(), &items[i])
-		subs[i] = w.a.CloseInOrder(lv)
+		subs[i] = w.a.CloseInOrderLike(lv, prev)
+		prev = subs[i]
 		w.path = w.path[:len(w.path)-1]
 	}
 	w.a.Grow(len(items), len(items))

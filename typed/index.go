@@ -53,16 +53,17 @@ type scratch struct {
 	sorted []int32
 }
 
-// sortMemory returns room for sortByStrings on n positions.
-func (s *scratch) sortMemory(n int) (keys, tmpKeys []uint64, tmpPos []int32) {
-	if cap(s.words) < 2*n {
-		s.words = make([]uint64, 2*n)
+// sortMemory returns room for sortByStrings on n positions out of
+// positions.
+func (s *scratch) sortMemory(n, positions int) (keys, tmpKeys, next []uint64, tmpPos []int32) {
+	if cap(s.words) < 2*n+positions {
+		s.words = make([]uint64, 2*n+positions)
 	}
 	if cap(s.sorted) < n {
 		s.sorted = make([]int32, n)
 	}
-	w := s.words[:2*n]
-	return w[:n], w[n:], s.sorted[:n]
+	w := s.words[:2*n+positions]
+	return w[:n], w[n : 2*n], w[2*n:], s.sorted[:n]
 }
 
 // scratchMark is the state of a scratch to go back to.
@@ -141,8 +142,8 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 	x.keyName, x.strs = s.stringKeys(pes, order)
 	if x.strs != nil {
 		if !sortedUniqueStrings(x.strs, order) {
-			keys, tmpKeys, tmpPos := s.sortMemory(len(order))
-			sortByStrings(order, x.strs, keys, tmpKeys, tmpPos)
+			keys, tmpKeys, next, tmpPos := s.sortMemory(len(order), len(x.strs))
+			sortByStrings(order, x.strs, keys, tmpKeys, next, tmpPos)
 		}
 	} else if !sortedUnique(pes, order) {
 		slices.SortFunc(order, func(a, b int32) int {

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -17,12 +18,15 @@ const radixMin = 64
 // first seven bytes (and whether they go on) as 64-bit words, with radix
 // passes over an array, and goes on seven bytes further only within runs of
 // strings that agree so far. keys, tmpKeys and tmpPos are memory for it, as
-// long as order.
-func sortByStrings(order []int32, strs []string, keys, tmpKeys []uint64, tmpPos []int32) {
-	sortStringsFrom(order, strs, 0, keys, tmpKeys, tmpPos)
+// long as order; next is memory as long as strs, where the first pass keeps
+// the next seven bytes of the strings that go on, so that the runs sorted by
+// them need not visit the strings again (a cache miss each, in the order of
+// the first pass's result).
+func sortByStrings(order []int32, strs []string, keys, tmpKeys, next []uint64, tmpPos []int32) {
+	sortStringsFrom(order, strs, 0, keys, tmpKeys, next, tmpPos)
 }
 
-func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys []uint64, tmpPos []int32) {
+func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next []uint64, tmpPos []int32) {
 	n := len(order)
 	if n < radixMin {
 		slices.SortFunc(order, func(a, b int32) int {
@@ -33,8 +37,23 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys []uint
 		})
 		return
 	}
-	for i, p := range order {
-		keys[i] = chunkAt(strs[p], off)
+	switch off {
+	case 0:
+		for i, p := range order {
+			k := chunkAt(strs[p], 0)
+			keys[i] = k
+			if k&0xff == 8 {
+				next[p] = chunkAt(strs[p], 7)
+			}
+		}
+	case 7:
+		for i, p := range order {
+			keys[i] = next[p]
+		}
+	default:
+		for i, p := range order {
+			keys[i] = chunkAt(strs[p], off)
+		}
 	}
 	radixSort(keys, order, tmpKeys, tmpPos)
 	// Runs of equal words whose strings all go on are ordered by what
@@ -45,7 +64,7 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys []uint
 			hi++
 		}
 		if hi-lo > 1 && keys[lo]&0xff == 8 {
-			sortStringsFrom(order[lo:hi], strs, off+7, keys[lo:hi], tmpKeys[lo:hi], tmpPos[lo:hi])
+			sortStringsFrom(order[lo:hi], strs, off+7, keys[lo:hi], tmpKeys[lo:hi], next, tmpPos[lo:hi])
 		}
 		lo = hi
 	}
@@ -58,6 +77,9 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys []uint
 // both going on are equal.
 func chunkAt(s string, off int) uint64 {
 	rest := s[off:]
+	if len(rest) >= 8 {
+		return binary.BigEndian.Uint64([]byte(rest[:8]))&^0xff | 8
+	}
 	var w uint64
 	for i := 0; i < 7; i++ {
 		w <<= 8

@@ -35,28 +35,35 @@ func TestSortByStrings(t *testing.T) {
 	}
 	for name, gen := range gens {
 		for _, n := range []int{0, 1, 2, radixMin - 1, radixMin, radixMin + 1, 200, 3000} {
-			strs := make([]string, n)
-			for i := range strs {
-				strs[i] = gen(i)
-			}
-			r.Shuffle(n, func(i, j int) { strs[i], strs[j] = strs[j], strs[i] })
-			want := make([]int32, n)
-			for i := range want {
-				want[i] = int32(i)
-			}
-			got := slices.Clone(want)
-			slices.SortFunc(want, func(a, b int32) int {
-				if c := strings.Compare(strs[a], strs[b]); c != 0 {
-					return c
+			for subset := range 2 {
+				strs := make([]string, n)
+				for i := range strs {
+					strs[i] = gen(i)
 				}
-				return cmp.Compare(a, b)
-			})
-			keys, tmpKeys, tmpPos := make([]uint64, n), make([]uint64, n), make([]int32, n)
-			sortByStrings(got, strs, keys, tmpKeys, tmpPos)
-			if !slices.Equal(got, want) {
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("%s, %d strings: at %d got %q (position %d), want %q (position %d)", name, n, i, strs[got[i]], got[i], strs[want[i]], want[i])
+				r.Shuffle(n, func(i, j int) { strs[i], strs[j] = strs[j], strs[i] })
+				// The positions sorted: all of them, or (as when some items
+				// have no key) every one but each third.
+				var want []int32
+				for i := range n {
+					if subset == 0 || i%3 != 0 {
+						want = append(want, int32(i))
+					}
+				}
+				got := slices.Clone(want)
+				slices.SortFunc(want, func(a, b int32) int {
+					if c := strings.Compare(strs[a], strs[b]); c != 0 {
+						return c
+					}
+					return cmp.Compare(a, b)
+				})
+				m := len(got)
+				keys, tmpKeys, next, tmpPos := make([]uint64, m), make([]uint64, m), make([]uint64, n), make([]int32, m)
+				sortByStrings(got, strs, keys, tmpKeys, next, tmpPos)
+				if !slices.Equal(got, want) {
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("%s, %d strings (subset %d): at %d got %q (position %d), want %q (position %d)", name, n, subset, i, strs[got[i]], got[i], strs[want[i]], want[i])
+						}
 					}
 				}
 			}

@@ -459,3 +459,56 @@ func TestMergeIntoNull(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldSetSharesItemSets checks that the items of a keyed list with the
+// same scalar fields as the item before share one set, that other items do
+// not, and that sharing changes nothing in the set, with and without the
+// size hint of a validated value.
+func TestFieldSetSharesItemSets(t *testing.T) {
+	w := widget(t)
+	obj := yv(t, `{containers: [{name: a, image: x}, {name: b, image: y}, {name: c, image: z}, {name: d},
+		{name: e, image: q}, {name: f, image: r, env: [{name: v, value: "1"}, {name: u, value: "2"}]},
+		{name: g, image: s, args: [x]}, {name: h, image: t, args: [y]}]}`)
+	tv, err := typed.New(w, obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hinted, err := tv.FieldSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := typed.FieldSet(w, obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `.containers[name="a"] .containers[name="b"] .containers[name="c"] .containers[name="d"]` +
+		` .containers[name="e"] .containers[name="f"] .containers[name="g"] .containers[name="h"]` +
+		` .containers[name="a"].image .containers[name="a"].name .containers[name="b"].image .containers[name="b"].name` +
+		` .containers[name="c"].image .containers[name="c"].name .containers[name="d"].name` +
+		` .containers[name="e"].image .containers[name="e"].name .containers[name="f"].image .containers[name="f"].name` +
+		` .containers[name="f"].env[name="u"] .containers[name="f"].env[name="v"]` +
+		` .containers[name="f"].env[name="u"].name .containers[name="f"].env[name="u"].value` +
+		` .containers[name="f"].env[name="v"].name .containers[name="f"].env[name="v"].value` +
+		` .containers[name="g"].args .containers[name="g"].image .containers[name="g"].name` +
+		` .containers[name="h"].args .containers[name="h"].image .containers[name="h"].name`
+	for name, s := range map[string]*fieldpath.Set{"hinted": hinted, "plain": plain} {
+		if got := paths(t, s); got != want {
+			t.Errorf("%s: FieldSet = %q, want %q", name, got, want)
+		}
+		items := s.WithPrefix(fieldpath.FieldName("containers")).Children()
+		if len(items) != 8 {
+			t.Fatalf("%s: %d item sets", name, len(items))
+		}
+		// Items a, b, c share; d, e, f, g differ from the one before; h
+		// has the same fields as g (an atomic list) and shares its set too.
+		for i, shared := range []bool{false, true, true, false, false, false, false, true} {
+			if i > 0 && (items[i].Set == items[i-1].Set) != shared {
+				t.Errorf("%s: item %d shares the set of item %d: %v, want %v", name, i, i-1, !shared, shared)
+			}
+		}
+		env := items[5].Set.WithPrefix(fieldpath.FieldName("env")).Children()
+		if len(env) != 2 || env[0].Set != env[1].Set {
+			t.Errorf("%s: the two env items of f do not share a set", name)
+		}
+	}
+}

@@ -173,6 +173,7 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 		w.errs.add(w.path, InvalidListItem, itemProblem(i, err))
 	})
 	pes := idx.pes
+	prev := -1
 	for i, item := range items {
 		if !idx.ok[i] {
 			continue
@@ -183,5 +184,36 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 		w.path = append(w.path, pes[i])
 		w.walk(l.ElementType(), item)
 		w.path = w.path[:len(w.path)-1]
+		if w.inAtomic == 0 && !idx.hasDuplicates(i) {
+			if prev >= 0 && sameScalarFields(items[prev], item) {
+				// The field set walk shares the set of the item before
+				// (see fieldSetter.doItems): no node and no members.
+				w.nodes--
+				w.entries -= item.Len()
+			}
+			prev = i
+		}
 	}
+}
+
+// sameScalarFields reports whether a and b are maps with fields of the same
+// names, in the same order, all holding scalars: items whose field sets are
+// the same members and nothing else.
+func sameScalarFields(a, b value.Value) bool {
+	if a.Kind() != value.Map || b.Kind() != value.Map || a.Len() != b.Len() || a.Len() == 0 {
+		return false
+	}
+	af, bf := a.Fields(), b.Fields()
+	for i := range af {
+		if af[i].Name != bf[i].Name || !isScalar(af[i].Value) || !isScalar(bf[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// isScalar reports whether v is neither a map nor a list.
+func isScalar(v value.Value) bool {
+	k := v.Kind()
+	return k != value.Map && k != value.List
 }
