@@ -107,12 +107,29 @@ func (a *Assembler) CloseInOrder(l Level) *Set {
 // many). A walk over a list passes the set of the item before, so that
 // items with the same fields share one set. prev may be nil.
 func (a *Assembler) CloseInOrderLike(l Level, prev *Set) *Set {
+	return a.popLike(l, a.members[l.m:], a.children[l.c:], prev)
+}
+
+// CloseLike is Close returning prev instead of a new set when the node's
+// entries are prev's, as CloseInOrderLike.
+func (a *Assembler) CloseLike(l Level, prev *Set) *Set {
 	ms, cs := a.members[l.m:], a.children[l.c:]
+	if !membersInOrder(ms) {
+		ms = sortMembers(ms)
+	}
+	if !childrenInOrder(cs) {
+		cs = sortChildren(cs)
+	}
+	return a.popLike(l, ms, cs, prev)
+}
+
+// popLike is pop returning prev when its entries are ms and cs.
+func (a *Assembler) popLike(l Level, ms []PathElement, cs []Child, prev *Set) *Set {
 	if prev == nil || !sameEntries(prev, ms, cs) {
 		return a.pop(l, ms, cs)
 	}
-	clear(ms)
-	clear(cs)
+	clear(a.members[l.m:])
+	clear(a.children[l.c:])
 	a.members, a.children = a.members[:l.m], a.children[:l.c]
 	return prev
 }

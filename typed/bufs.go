@@ -28,7 +28,7 @@ var bufPool = sync.Pool{New: func() any { return new(bufs) }}
 // indexes of a list of 100,000 items). A pool lets go of what it holds
 // within two garbage collections, so even large stacks are not pinned for
 // long; beyond this size a walk allocates its own.
-const maxPooled = 8 << 20
+const maxPooled = 32 << 20
 
 func getBufs() *bufs { return bufPool.Get().(*bufs) }
 

@@ -88,6 +88,41 @@ type comparer struct {
 	// skipShared says both sides are known to be valid: a subtree the two
 	// share (value.Same) has no changes and no problems, and is skipped.
 	skipShared bool
+	// last holds, for each set (added, modified, removed) and depth, the
+	// node closed last there: the next node with the same entries is that
+	// node (items of a long list often change alike).
+	last [3][16]*fieldpath.Set
+}
+
+// The sets of a comparison, as indexes of comparer.last.
+const (
+	setAdded = iota
+	setModified
+	setRemoved
+)
+
+// close closes the node opened at l in set k of w at the current depth.
+func (w *comparer) close(k int, l fieldpath.Level) *fieldpath.Set {
+	a := w.assembler(k)
+	d := len(w.path)
+	if d >= len(w.last[k]) {
+		return a.Close(l)
+	}
+	s := a.CloseLike(l, w.last[k][d])
+	if s != nil {
+		w.last[k][d] = s
+	}
+	return s
+}
+
+func (w *comparer) assembler(k int) *fieldpath.Assembler {
+	switch k {
+	case setAdded:
+		return &w.added
+	case setModified:
+		return &w.modified
+	}
+	return &w.removed
 }
 
 // changes says how a value itself changed: a set of the bits below.
@@ -102,26 +137,40 @@ const (
 // visit compares lhs and rhs (nil when absent) under pe, which w.path ends
 // with, and adds what changed to the open nodes.
 func (w *comparer) visit(pe fieldpath.PathElement, t *schema.Type, lhs, rhs *value.Value) {
+	sets, c := w.visitSets(t, lhs, rhs)
+	w.add(pe, &sets, c)
+}
+
+// visitSets compares lhs and rhs (nil when absent) at w.path and returns
+// what changed: the sets below (added, modified, removed, as indexed by
+// setAdded...) and the value's own changes.
+func (w *comparer) visitSets(t *schema.Type, lhs, rhs *value.Value) (sets [3]*fieldpath.Set, c changes) {
 	// A value on one side only has changes of one kind below it (everything
 	// below was added, or removed): only that set gets a node.
 	if (lhs == nil) != (rhs == nil) {
-		a, bit := &w.added, wasAdded
+		k, bit := setAdded, wasAdded
 		if rhs == nil {
-			a, bit = &w.removed, wasRemoved
+			k, bit = setRemoved, wasRemoved
 		}
-		l := a.Open()
-		c := w.walk(t, lhs, rhs)
-		a.AddChild(pe, a.Close(l))
-		if c&bit != 0 {
-			a.AddMember(pe)
-		}
-		return
+		l := w.assembler(k).Open()
+		c = w.walk(t, lhs, rhs) & bit
+		sets[k] = w.close(k, l)
+		return sets, c
 	}
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
-	c := w.walk(t, lhs, rhs)
-	w.added.AddChild(pe, w.added.Close(la))
-	w.modified.AddChild(pe, w.modified.Close(lm))
-	w.removed.AddChild(pe, w.removed.Close(lr))
+	c = w.walk(t, lhs, rhs)
+	sets[setAdded] = w.close(setAdded, la)
+	sets[setModified] = w.close(setModified, lm)
+	sets[setRemoved] = w.close(setRemoved, lr)
+	return sets, c
+}
+
+// add adds to the open nodes what changed under pe: the sets below it and
+// pe itself for its own changes.
+func (w *comparer) add(pe fieldpath.PathElement, sets *[3]*fieldpath.Set, c changes) {
+	w.added.AddChild(pe, sets[setAdded])
+	w.modified.AddChild(pe, sets[setModified])
+	w.removed.AddChild(pe, sets[setRemoved])
 	if c&wasAdded != 0 {
 		w.added.AddMember(pe)
 	}
@@ -279,6 +328,10 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 	} else if len(ritems) == 0 {
 		w.removed.Grow(len(litems), len(litems))
 	}
+	if !lidx.dups && !ridx.dups {
+		w.itemsInListOrder(elem, litems, ritems, &lidx, &ridx)
+		return false, 0
+	}
 	// The elements of both lists in order (so that the sets are assembled
 	// in order): a merge of the two indexes' sorted positions.
 	lo, ro := lidx.order, ridx.order
@@ -307,6 +360,76 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 		compareKey(pe, lpos, rpos)
 	}
 	return false, 0
+}
+
+// itemsInListOrder compares the items of two lists in which no element
+// repeats. The items are visited in list order, which is the order of their
+// memory (in element order, each item of a long list would be a cache
+// miss), and their changes are added in element order, so that the sets are
+// assembled in order.
+func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Value, lidx, ridx *itemIndex) {
+	// The elements in order, a merge of the two indexes' sorted positions:
+	// entry e has the items at lpos[e] and rpos[e] (-1 for none).
+	n := len(lidx.order) + len(ridx.order)
+	lpos, rpos := take(&w.sc.ints, n), take(&w.sc.ints, n)
+	entryOf := take(&w.sc.ints, len(litems)+len(ritems)) // by left, then right, position
+	lo, ro := lidx.order, ridx.order
+	e := 0
+	for ; len(lo) > 0 || len(ro) > 0; e++ {
+		c := 0
+		switch {
+		case len(lo) == 0:
+			c = 1
+		case len(ro) == 0:
+			c = -1
+		default:
+			c = compareItems(lidx, lo[0], ridx, ro[0])
+		}
+		lpos[e], rpos[e] = -1, -1
+		if c <= 0 {
+			lpos[e], lo = lo[0], lo[1:]
+			entryOf[lpos[e]] = int32(e)
+		}
+		if c >= 0 {
+			rpos[e], ro = ro[0], ro[1:]
+			entryOf[len(litems)+int(rpos[e])] = int32(e)
+		}
+	}
+	entries := e
+	sets := w.sc.itemSets(3 * entries)
+	own := take(&w.sc.ints, entries) // the items' own changes
+	visit := func(e int, pe fieldpath.PathElement, lv, rv *value.Value) {
+		w.path = append(w.path, pe)
+		s, c := w.visitSets(elem, lv, rv)
+		w.path = w.path[:len(w.path)-1]
+		copy(sets[3*e:3*e+3], s[:])
+		own[e] = int32(c)
+	}
+	for j := range ritems {
+		if !ridx.ok[j] {
+			continue
+		}
+		e := entryOf[len(litems)+j]
+		var lv *value.Value
+		if lpos[e] >= 0 {
+			lv = &litems[lpos[e]]
+		}
+		visit(int(e), ridx.pes[j], lv, &ritems[j])
+	}
+	for i := range litems {
+		if e := entryOf[i]; lidx.ok[i] && rpos[e] < 0 {
+			visit(int(e), lidx.pes[i], &litems[i], nil)
+		}
+	}
+	for e := range entries {
+		var pe fieldpath.PathElement
+		if rpos[e] >= 0 {
+			pe = ridx.pes[rpos[e]]
+		} else {
+			pe = lidx.pes[lpos[e]]
+		}
+		w.add(pe, (*[3]*fieldpath.Set)(sets[3*e:3*e+3]), changes(own[e]))
+	}
 }
 
 // index computes the path elements of a list's items, recording an error for

@@ -19,6 +19,8 @@ type itemIndex struct {
 	// first[i] is the position of the first item with the same element as
 	// item i; count[i] how many items have it (both set where ok[i]).
 	first, count []int32
+	// dups is whether some element is that of more than one item.
+	dups bool
 	// When every item's key is one field, keyName, holding a string, strs
 	// holds the strings by position, and sorting and searching compare
 	// them directly (the common case: lists keyed by name).
@@ -160,6 +162,7 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 		for hi < len(order) && x.same(order[hi], order[lo]) {
 			hi++
 		}
+		x.dups = x.dups || hi-lo > 1
 		for _, p := range order[lo:hi] {
 			x.first[p], x.count[p] = order[lo], int32(hi-lo)
 		}

@@ -34,6 +34,27 @@ type merger struct {
 	// is then the result as it is, with no walk.
 	lhsValid, rhsValid bool
 	sc                 scratch
+	// fields is the rest of the block the merged maps take their fields
+	// from, and fieldChunk the size of the next block: the maps of one
+	// merge (a long list's items, mostly) are a few allocations, next to
+	// each other in memory, instead of one allocation each.
+	fields     []value.Field
+	fieldChunk int
+}
+
+// maxFieldChunk is the largest block of merged fields, in fields.
+const maxFieldChunk = 4096
+
+// takeFields returns room for n fields, empty with capacity n, from the
+// merge's blocks.
+func (w *merger) takeFields(n int) []value.Field {
+	if len(w.fields) < n {
+		w.fieldChunk = min(max(2*w.fieldChunk, 16), maxFieldChunk)
+		w.fields = make([]value.Field, max(n, w.fieldChunk))
+	}
+	out := w.fields[:0:n]
+	w.fields = w.fields[n:]
+	return out
 }
 
 func (w *merger) run(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
@@ -101,7 +122,7 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
 		return keepRHS(lhs, rhs)
 	}
-	out := make([]value.Field, 0, unionLen(lm, rm))
+	out := w.takeFields(unionLen(lm, rm))
 	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
 		w.path = append(w.path, fieldpath.FieldName(name))
