@@ -91,17 +91,29 @@ func (s *scratch) itemSets(n int) []*fieldpath.Set { return take(&s.sets, n) }
 // no room, it continues in a new array of the same length (what was taken
 // stays in the old one), so marks stay valid.
 func take[T any](stack *[]T, n int) []T {
+	out, fresh := takeDirty(stack, n)
+	if !fresh {
+		clear(out)
+	}
+	return out
+}
+
+// takeDirty is take without the zeroing, for int scratch whose entries are
+// all written before they are read; fresh reports new (zeroed) memory.
+func takeDirty[T any](stack *[]T, n int) (out []T, fresh bool) {
 	st := *stack
-	fresh := false
 	if cap(st)-len(st) < n {
 		st = make([]T, len(st), max(2*cap(st), len(st)+n, 32))
 		fresh = true
 	}
-	out := st[len(st) : len(st)+n : len(st)+n]
-	if !fresh {
-		clear(out)
-	}
+	out = st[len(st) : len(st)+n : len(st)+n]
 	*stack = st[:len(st)+n]
+	return out, fresh
+}
+
+// ints returns n entries of int scratch, not zeroed.
+func (s *scratch) dirtyInts(n int) []int32 {
+	out, _ := takeDirty(&s.ints, n)
 	return out
 }
 
@@ -134,7 +146,7 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 		}
 		pes[i], ok[i] = pe, true
 	}
-	order := take(&s.ints, len(pes))[:0]
+	order := s.dirtyInts(len(pes))[:0]
 	for i := range pes {
 		if ok[i] {
 			order = append(order, int32(i))
@@ -142,10 +154,18 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 	}
 	x := itemIndex{pes: pes, ok: ok, order: order}
 	x.keyName, x.strs = s.stringKeys(pes, order)
+	// same(i) reports whether order[i] has the element of order[i-1].
+	same := func(i int) bool { return x.same(order[i], order[i-1]) }
 	if x.strs != nil {
-		if !sortedUniqueStrings(x.strs, order) {
+		if sortedUniqueStrings(x.strs, order) {
+			same = func(int) bool { return false }
+		} else {
+			// The sort tells equal strings apart from its words, without
+			// visiting the strings again in sorted order.
 			keys, tmpKeys, next, tmpPos := s.sortMemory(len(order), len(x.strs))
-			sortByStrings(order, x.strs, keys, tmpKeys, next, tmpPos)
+			eq := take(&s.flags, len(order))
+			sortByStrings(order, x.strs, keys, tmpKeys, next, tmpPos, eq)
+			same = func(i int) bool { return eq[i] }
 		}
 	} else if !sortedUnique(pes, order) {
 		slices.SortFunc(order, func(a, b int32) int {
@@ -155,11 +175,11 @@ func (s *scratch) index(l *schema.List, items []value.Value, report func(i int, 
 			return int(a - b)
 		})
 	}
-	meta := take(&s.ints, 2*len(pes))
+	meta := s.dirtyInts(2 * len(pes))
 	x.first, x.count = meta[:len(pes)], meta[len(pes):]
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
-		for hi < len(order) && x.same(order[hi], order[lo]) {
+		for hi < len(order) && same(hi) {
 			hi++
 		}
 		x.dups = x.dups || hi-lo > 1
@@ -182,14 +202,15 @@ func (s *scratch) stringKeys(pes []fieldpath.PathElement, order []int32) (string
 	if !ok {
 		return "", nil
 	}
-	for _, p := range order {
-		if n, _, ok := stringKey(pes[p]); !ok || n != name {
-			return "", nil
-		}
-	}
+	m := s.mark()
 	strs := take(&s.strs, len(pes))
 	for _, p := range order {
-		_, strs[p], _ = stringKey(pes[p])
+		n, str, ok := stringKey(pes[p])
+		if !ok || n != name {
+			s.release(m)
+			return "", nil
+		}
+		strs[p] = str
 	}
 	return name, strs
 }

@@ -22,11 +22,17 @@ const radixMin = 64
 // the next seven bytes of the strings that go on, so that the runs sorted by
 // them need not visit the strings again (a cache miss each, in the order of
 // the first pass's result).
-func sortByStrings(order []int32, strs []string, keys, tmpKeys, next []uint64, tmpPos []int32) {
-	sortStringsFrom(order, strs, 0, keys, tmpKeys, next, tmpPos)
+//
+// eq, as long as order, gets for each i > 0 whether the strings at order[i]
+// and order[i-1] are equal, which the sort learns from its words.
+func sortByStrings(order []int32, strs []string, keys, tmpKeys, next []uint64, tmpPos []int32, eq []bool) {
+	sortStringsFrom(order, strs, 0, keys, tmpKeys, next, tmpPos, eq)
 }
 
-func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next []uint64, tmpPos []int32) {
+// sortStringsFrom sorts the positions in order (agreeing on the first off
+// bytes of their strings) by the rest of their strings, and sets eq[i] for
+// 0 < i < len(order).
+func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next []uint64, tmpPos []int32, eq []bool) {
 	n := len(order)
 	if n < radixMin {
 		slices.SortFunc(order, func(a, b int32) int {
@@ -35,6 +41,9 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next 
 			}
 			return cmp.Compare(a, b)
 		})
+		for i := 1; i < n; i++ {
+			eq[i] = strs[order[i]][off:] == strs[order[i-1]][off:]
+		}
 		return
 	}
 	switch off {
@@ -58,13 +67,19 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next 
 	radixSort(keys, order, tmpKeys, tmpPos)
 	// Runs of equal words whose strings all go on are ordered by what
 	// follows; the memory of a run's positions is the run's own.
+	// Strings whose words differ differ; equal words that end the strings
+	// are equal strings.
 	for lo := 0; lo < n; {
+		if lo > 0 {
+			eq[lo] = false
+		}
 		hi := lo + 1
 		for hi < n && keys[hi] == keys[lo] {
+			eq[hi] = true
 			hi++
 		}
 		if hi-lo > 1 && keys[lo]&0xff == 8 {
-			sortStringsFrom(order[lo:hi], strs, off+7, keys[lo:hi], tmpKeys[lo:hi], next, tmpPos[lo:hi])
+			sortStringsFrom(order[lo:hi], strs, off+7, keys[lo:hi], tmpKeys[lo:hi], next, tmpPos[lo:hi], eq[lo:hi])
 		}
 		lo = hi
 	}
@@ -97,24 +112,35 @@ func radixSort(keys []uint64, pos []int32, tmpKeys []uint64, tmpPos []int32) {
 	if len(keys) < 2 {
 		return
 	}
-	var counts [8][256]int32
+	// The bytes that vary, from the bits some keys have and others lack:
+	// only those are counted and sorted on. (Counting a byte all keys share
+	// is a chain of increments of one counter, the slowest part otherwise.)
+	or, and := uint64(0), ^uint64(0)
 	for _, k := range keys {
-		for b := range 8 {
-			counts[b][byte(k>>(8*b))]++
+		or |= k
+		and &= k
+	}
+	var vary [8]uint
+	nv := 0
+	for b := range uint(8) {
+		if byte((or^and)>>(8*b)) != 0 {
+			vary[nv] = 8 * b
+			nv++
 		}
 	}
-	n := int32(len(keys))
-	src, srcPos, dst, dstPos := keys, pos, tmpKeys, tmpPos
-	for b := range 8 {
-		c := &counts[b]
-		if c[byte(src[0]>>(8*b))] == n {
-			continue // every key has this byte
+	var counts [8][256]int32
+	for _, k := range keys {
+		for v, shift := range vary[:nv] {
+			counts[v][byte(k>>shift)]++
 		}
+	}
+	src, srcPos, dst, dstPos := keys, pos, tmpKeys, tmpPos
+	for v, shift := range vary[:nv] {
+		c := &counts[v]
 		var sum int32
 		for i := range c {
 			c[i], sum = sum, sum+c[i]
 		}
-		shift := 8 * b
 		for i, k := range src {
 			d := byte(k >> shift)
 			dst[c[d]], dstPos[c[d]] = k, srcPos[i]

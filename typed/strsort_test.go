@@ -58,7 +58,16 @@ func TestSortByStrings(t *testing.T) {
 				})
 				m := len(got)
 				keys, tmpKeys, next, tmpPos := make([]uint64, m), make([]uint64, m), make([]uint64, n), make([]int32, m)
-				sortByStrings(got, strs, keys, tmpKeys, next, tmpPos)
+				eq := make([]bool, m)
+				for i := range eq {
+					eq[i] = i%2 == 0 // stale values the sort must overwrite
+				}
+				sortByStrings(got, strs, keys, tmpKeys, next, tmpPos, eq)
+				for i := 1; i < m; i++ {
+					if want := strs[got[i]] == strs[got[i-1]]; eq[i] != want {
+						t.Fatalf("%s, %d strings (subset %d): eq[%d] = %v for %q after %q", name, n, subset, i, eq[i], strs[got[i]], strs[got[i-1]])
+					}
+				}
 				if !slices.Equal(got, want) {
 					for i := range got {
 						if got[i] != want[i] {
