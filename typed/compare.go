@@ -371,8 +371,9 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	// The elements in order, a merge of the two indexes' sorted positions:
 	// entry e has the items at lpos[e] and rpos[e] (-1 for none).
 	n := len(lidx.order) + len(ridx.order)
-	lpos, rpos := take(&w.sc.ints, n), take(&w.sc.ints, n)
-	entryOf := take(&w.sc.ints, len(litems)+len(ritems)) // by left, then right, position
+	// (Every entry of these int arrays that is read is written first.)
+	lpos, rpos := w.sc.dirtyInts(n), w.sc.dirtyInts(n)
+	entryOf := w.sc.dirtyInts(len(litems) + len(ritems)) // by left, then right, position
 	lo, ro := lidx.order, ridx.order
 	e := 0
 	for ; len(lo) > 0 || len(ro) > 0; e++ {
@@ -397,7 +398,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	}
 	entries := e
 	sets := w.sc.itemSets(3 * entries)
-	own := take(&w.sc.ints, entries) // the items' own changes
+	own := w.sc.dirtyInts(entries) // the items' own changes
 	visit := func(e int, pe fieldpath.PathElement, lv, rv *value.Value) {
 		w.path = append(w.path, pe)
 		s, c := w.visitSets(elem, lv, rv)
@@ -417,7 +418,10 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 		visit(int(e), ridx.pes[j], lv, &ritems[j])
 	}
 	for i := range litems {
-		if e := entryOf[i]; lidx.ok[i] && rpos[e] < 0 {
+		if !lidx.ok[i] {
+			continue
+		}
+		if e := entryOf[i]; rpos[e] < 0 {
 			visit(int(e), lidx.pes[i], &litems[i], nil)
 		}
 	}

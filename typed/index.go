@@ -111,7 +111,7 @@ func takeDirty[T any](stack *[]T, n int) (out []T, fresh bool) {
 	return out, fresh
 }
 
-// ints returns n entries of int scratch, not zeroed.
+// dirtyInts returns n entries of int scratch, not zeroed.
 func (s *scratch) dirtyInts(n int) []int32 {
 	out, _ := takeDirty(&s.ints, n)
 	return out
