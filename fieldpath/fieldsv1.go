@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
@@ -925,10 +924,12 @@ func (t *internTable[T]) add(slot *internSlot[T], h uint64, v T) {
 }
 
 // presize sizes the first blocks of the node arena. A short input is
-// stored as it is read, in blocks reserved from a count of its objects (an
-// empty object is usually a member, a non-empty one a node and a child).
-// A long one (at least shareFrom bytes) stores equal names and nodes once,
-// and so needs far fewer than the count: its first blocks are sized for a
+// stored as it is read, in blocks reserved from its length: compact
+// FieldsV1 text has about one member per 24 bytes and one node per 46 (the
+// Pod's and the CRD's managed fields, and what kubectl and the API server
+// write, are close to that; the blocks after a short reservation grow as
+// needed). A long one (at least shareFrom bytes) stores equal names and
+// nodes once, and so needs far fewer: its first blocks are sized for a
 // short input, and the blocks after them double.
 func (d *decoder) presize() {
 	if d.mode.share == shareOn || d.mode.share == shareAuto && len(d.data) >= shareFrom {
@@ -936,9 +937,8 @@ func (d *decoder) presize() {
 		d.nodeArena.expect(64, 32)
 		return
 	}
-	objects, leaves := countBraces(d.data)
-	if objects >= 16 {
-		d.nodeArena.reserve(leaves+1, max(objects-leaves, 1))
+	if len(d.data) >= 400 {
+		d.nodeArena.reserve(len(d.data)/24+1, len(d.data)/46+1)
 	}
 }
 
@@ -946,38 +946,6 @@ func (d *decoder) presize() {
 // are stored once: on shorter ones the memory saved does not pay for the
 // lookups.
 const shareFrom = 4096
-
-// countBraces returns how many '{' bytes data has and how many of them a
-// '}' follows, eight bytes at a time (strings are not told apart: the counts
-// are for sizing).
-func countBraces(data []byte) (open, empty int) {
-	const (
-		ones = 0x0101010101010101
-		lows = 0x7f7f7f7f7f7f7f7f
-	)
-	// eq has the high bit of each byte of x equal to c set, and no other bit.
-	eq := func(x uint64, c byte) uint64 {
-		y := x ^ (ones * uint64(c))
-		return ^((y&lows + lows) | y | lows)
-	}
-	i := 0
-	for ; i+9 <= len(data); i += 8 {
-		x := binary.LittleEndian.Uint64(data[i:])
-		next := binary.LittleEndian.Uint64(data[i+1:]) // the byte after each
-		o := eq(x, '{')
-		open += bits.OnesCount64(o)
-		empty += bits.OnesCount64(o & eq(next, '}'))
-	}
-	for ; i < len(data); i++ {
-		if data[i] == '{' {
-			open++
-			if i+1 < len(data) && data[i+1] == '}' {
-				empty++
-			}
-		}
-	}
-	return open, empty
-}
 
 // estimate returns how many items to allocate in the next arena chunk when
 // about one item is expected per bytesPer bytes of the input left to read.
@@ -1002,23 +970,33 @@ func (d *decoder) name(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	var slot *internSlot[string]
-	h := uint64(0)
-	if d.share {
-		h = hashBytes(internSeed, b)
-		slot = findName(&d.names, h, b)
+	if !d.share {
+		return d.copyName(b)
 	}
+	h := hashBytes(internSeed, b)
+	slot := findName(&d.names, h, b)
 	if slot != nil && slot.val != "" {
 		return slot.val
 	}
+	s := d.copyName(b)
+	d.names.add(slot, h, s)
+	return s
+}
+
+// copyName returns a copy of b in the names arena. A chunk is sized for the
+// names of the input left to read: about a third of unshared FieldsV1 text,
+// a small part of shared.
+func (d *decoder) copyName(b []byte) string {
 	if cap(d.nameArena)-len(d.nameArena) < len(b) {
-		d.nameArena = make([]byte, 0, max(len(b), min(2*cap(d.nameArena), 8<<10), 256))
+		n := (len(d.data) - d.pos) / 2
+		if d.share {
+			n /= 4
+		}
+		d.nameArena = make([]byte, 0, max(len(b), min(n, 8<<10), 64))
 	}
 	off := len(d.nameArena)
 	d.nameArena = append(d.nameArena, b...)
-	s := unsafe.String(&d.nameArena[off], len(b))
-	d.names.add(slot, h, s)
-	return s
+	return unsafe.String(&d.nameArena[off], len(b))
 }
 
 func (d *decoder) literal(lit string, key int) error {

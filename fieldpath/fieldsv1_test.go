@@ -401,34 +401,6 @@ func TestPlainPrefix(t *testing.T) {
 	}
 }
 
-// TestCountBraces checks the eight-bytes-at-a-time count of '{' and "{}"
-// against a byte loop, on random strings of braces and bytes that differ
-// from them in one bit, of every length around the word size.
-func TestCountBraces(t *testing.T) {
-	alphabet := []byte{'{', '}', '{' ^ 0x80, '}' ^ 1, '{' ^ 1, 0, 0xff, '"', 'a'}
-	r := rand.New(rand.NewPCG(1, 2))
-	for n := 0; n <= 40; n++ {
-		for trial := 0; trial < 200; trial++ {
-			b := make([]byte, n)
-			for i := range b {
-				b[i] = alphabet[r.IntN(len(alphabet))]
-			}
-			wantOpen, wantEmpty := 0, 0
-			for i := range b {
-				if b[i] == '{' {
-					wantOpen++
-					if i+1 < n && b[i+1] == '}' {
-						wantEmpty++
-					}
-				}
-			}
-			if open, empty := fieldpath.CountBracesForTest(b); open != wantOpen || empty != wantEmpty {
-				t.Fatalf("countBraces(%q) = %d, %d; want %d, %d", b, open, empty, wantOpen, wantEmpty)
-			}
-		}
-	}
-}
-
 // TestPlainKey checks that keys written directly in their escaped form are
 // written as the general writer (JSON, then escaped) writes them, and that
 // the direct writer leaves to it every key with a byte that needs escaping.
