@@ -787,18 +787,19 @@ func (d *decoder) finish(ms []PathElement, cs []Child) *Set {
 	return s
 }
 
-// words returns the machine words of the path elements or children in a.
-func words[T PathElement | Child](a []T) []uint64 {
+// words returns the machine words of the path elements or children in a
+// (both are made of pointers and ints, so they are whole words).
+func words[T PathElement | Child](a []T) []uintptr {
 	if len(a) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*uint64)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])/8))
+	return unsafe.Slice((*uintptr)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])/unsafe.Sizeof(uintptr(0))))
 }
 
 // hashWords mixes the words of a into the hash h.
 func hashWords[T PathElement | Child](h uint64, a []T) uint64 {
 	for _, w := range words(a) {
-		h = mix(h, w)
+		h = mix(h, uint64(w))
 	}
 	return mix(h, uint64(len(a)))
 }
