@@ -336,15 +336,7 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 	// in order): a merge of the two indexes' sorted positions.
 	lo, ro := lidx.order, ridx.order
 	for len(lo) > 0 || len(ro) > 0 {
-		var c int
-		switch {
-		case len(lo) == 0:
-			c = 1
-		case len(ro) == 0:
-			c = -1
-		default:
-			c = compareItems(&lidx, lo[0], &ridx, ro[0])
-		}
+		c := headOrder(&lidx, lo, &ridx, ro)
 		var lpos, rpos []int32
 		var pe fieldpath.PathElement
 		if c <= 0 {
@@ -362,6 +354,20 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 	return false, 0
 }
 
+// headOrder compares the elements at the heads of two sorted positions of
+// the indexes lidx and ridx, as compareItems, where an empty side comes
+// last: negative when the left element comes first, positive for the
+// right, 0 for the same element.
+func headOrder(lidx *itemIndex, lo []int32, ridx *itemIndex, ro []int32) int {
+	switch {
+	case len(lo) == 0:
+		return 1
+	case len(ro) == 0:
+		return -1
+	}
+	return compareItems(lidx, lo[0], ridx, ro[0])
+}
+
 // itemsInListOrder compares the items of two lists in which no element
 // repeats. The items are visited in list order, which is the order of their
 // memory (in element order, each item of a long list would be a cache
@@ -377,15 +383,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	lo, ro := lidx.order, ridx.order
 	e := 0
 	for ; len(lo) > 0 || len(ro) > 0; e++ {
-		c := 0
-		switch {
-		case len(lo) == 0:
-			c = 1
-		case len(ro) == 0:
-			c = -1
-		default:
-			c = compareItems(lidx, lo[0], ridx, ro[0])
-		}
+		c := headOrder(lidx, lo, ridx, ro)
 		lpos[e], rpos[e] = -1, -1
 		if c <= 0 {
 			lpos[e], lo = lo[0], lo[1:]
