@@ -2,6 +2,7 @@ package typed
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -28,13 +29,27 @@ func TestSortByStrings(t *testing.T) {
 			}
 			return string(b)
 		},
+		// Strings that agree on their first 14 bytes (the two words the
+		// sort packs into one) in groups, and go on.
+		"long numbered": func(i int) string {
+			return fmt.Sprintf("node-%09d%s", r.IntN(500), []string{"", "a", "b", "ab", "b\x00"}[r.IntN(5)])
+		},
+		// Strings short and long enough that the two first words vary in
+		// more than 64 bits, so the sort cannot pack them.
+		"wide": func(i int) string {
+			b := make([]byte, 7+r.IntN(9))
+			for j := range b {
+				b[j] = byte(r.IntN(256))
+			}
+			return string(b)
+		},
 		"repeats": func(i int) string { return []string{"", "a", "a\x00", "abcdefg", "abcdefgh", "abcdefg\x00"}[r.IntN(6)] },
 		"long": func(i int) string {
 			return strings.Repeat("0123456789", 3) + string(rune('a'+r.IntN(3))) + strings.Repeat("z", r.IntN(20))
 		},
 	}
 	for name, gen := range gens {
-		for _, n := range []int{0, 1, 2, radixMin - 1, radixMin, radixMin + 1, 200, 3000} {
+		for _, n := range []int{0, 1, 2, radixMin - 1, radixMin, radixMin + 1, 200, 3000, 20000} {
 			for subset := range 2 {
 				strs := make([]string, n)
 				for i := range strs {
@@ -77,5 +92,28 @@ func TestSortByStrings(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkSortByStrings sorts the positions of lists keyed "item-0",
+// "item-1", ... as BenchmarkKeyedList's are; ns/op over the item count is
+// the per-item cost at each size.
+func BenchmarkSortByStrings(b *testing.B) {
+	for _, n := range []int{1000, 100000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			strs := make([]string, n)
+			for i := range strs {
+				strs[i] = "item-" + strconv.Itoa(i)
+			}
+			order := make([]int32, n)
+			keys, tmpKeys, next, tmpPos := make([]uint64, n), make([]uint64, n), make([]uint64, n), make([]int32, n)
+			eq := make([]bool, n)
+			for b.Loop() {
+				for i := range order {
+					order[i] = int32(i)
+				}
+				sortByStrings(order, strs, keys, tmpKeys, next, tmpPos, eq)
+			}
+		})
 	}
 }
