@@ -21,10 +21,19 @@ import (
 // allocations in all. An Assembler is for use by one goroutine. The zero
 // Assembler is ready to use; Reset makes it forget the blocks, so that the
 // sets already returned are not shared with later ones.
+//
+// Closing a node leaves its entries in the stacks' spare capacity, where they
+// keep what they point to alive until later entries overwrite them, or until
+// TakeScratch or Reset clears the stacks: clearing once up to the deepest
+// point reached costs less than clearing each node as it closes (a list of
+// many items closes one small node per item, at the same depth).
 type Assembler struct {
 	members  []PathElement
 	children []Child
-	arena    arena
+	// used is how far into the stacks entries were written since they
+	// were last cleared.
+	usedMembers, usedChildren int
+	arena                     arena
 }
 
 // Level marks the start of an open node's entries; Open returns it and
@@ -41,6 +50,7 @@ func (a *Assembler) UseScratch(members []PathElement, children []Child) {
 // TakeScratch returns the Assembler's stacks, empty, for reuse by another
 // Assembler (UseScratch), and forgets them. Every node must be closed.
 func (a *Assembler) TakeScratch() ([]PathElement, []Child) {
+	a.clearStacks()
 	m, c := a.members[:0], a.children[:0]
 	a.members, a.children = nil, nil
 	return m, c
@@ -128,9 +138,7 @@ func (a *Assembler) popLike(l Level, ms []PathElement, cs []Child, prev *Set) *S
 	if prev == nil || !sameEntries(prev, ms, cs) {
 		return a.pop(l, ms, cs)
 	}
-	clear(a.members[l.m:])
-	clear(a.children[l.c:])
-	a.members, a.children = a.members[:l.m], a.children[:l.c]
+	a.truncate(l)
 	return prev
 }
 
@@ -161,15 +169,32 @@ func (a *Assembler) pop(l Level, ms []PathElement, cs []Child) *Set {
 		return nil
 	}
 	s := a.arena.node(ms, cs)
-	clear(a.members[l.m:])
-	clear(a.children[l.c:])
-	a.members, a.children = a.members[:l.m], a.children[:l.c]
+	a.truncate(l)
 	return s
+}
+
+// truncate takes the entries of the node opened at l off the stacks,
+// noting how far the stacks were used.
+func (a *Assembler) truncate(l Level) {
+	a.usedMembers = max(a.usedMembers, len(a.members))
+	a.usedChildren = max(a.usedChildren, len(a.children))
+	a.members, a.children = a.members[:l.m], a.children[:l.c]
+}
+
+// clearStacks clears the stacks' entries beyond their length, as far as
+// they were used, so that they no longer hold on to the values and sets
+// their entries pointed to.
+func (a *Assembler) clearStacks() {
+	m, c := len(a.members), len(a.children)
+	clear(a.members[m:max(m, min(a.usedMembers, cap(a.members)))])
+	clear(a.children[c:max(c, min(a.usedChildren, cap(a.children)))])
+	a.usedMembers, a.usedChildren = 0, 0
 }
 
 // Reset makes the Assembler allocate new blocks for the sets that follow;
 // it keeps its stacks, which must be empty (every node closed).
 func (a *Assembler) Reset() {
+	a.clearStacks()
 	a.arena = arena{}
 }
 

@@ -95,3 +95,37 @@ func TestMemberValueOf(t *testing.T) {
 		t.Errorf("MemberValueOf = %v, want [=\"x\"]", pe)
 	}
 }
+
+// TestAssemblerTakeScratchClears checks that the stacks an Assembler gives
+// back hold no entry of the nodes it closed, however deep the nodes went
+// and whether or not the stacks had to grow (an array left behind by growth
+// is garbage), so that scratch kept for reuse does not keep values alive.
+func TestAssemblerTakeScratchClears(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for i := range 50 {
+		s := fieldpathtest.RandomSet(r, r.IntN(80))
+		var a fieldpath.Assembler
+		members, children := make([]fieldpath.PathElement, 0, 4*i), make([]fieldpath.Child, 0, 2*i)
+		a.UseScratch(members, children)
+		if got := assemble(&a, s, r, i%2 == 0); !got.Equal(s) {
+			t.Fatalf("set %d: assembled %v, want %v", i, got, s)
+		}
+		gotM, gotC := a.TakeScratch()
+		for _, st := range []struct {
+			name string
+			ms   []fieldpath.PathElement
+			cs   []fieldpath.Child
+		}{{"members", gotM[:cap(gotM)], nil}, {"children", nil, gotC[:cap(gotC)]}} {
+			for j, pe := range st.ms {
+				if pe != (fieldpath.PathElement{}) {
+					t.Fatalf("set %d: taken %s stack keeps entry %d: %v", i, st.name, j, pe)
+				}
+			}
+			for j, c := range st.cs {
+				if c != (fieldpath.Child{}) {
+					t.Fatalf("set %d: taken %s stack keeps entry %d: %v", i, st.name, j, c)
+				}
+			}
+		}
+	}
+}

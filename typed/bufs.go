@@ -33,9 +33,9 @@ const maxPooled = 32 << 20
 func getBufs() *bufs { return bufPool.Get().(*bufs) }
 
 // put resets b and returns it to the pool. The walks leave the stacks
-// cleared behind them (an assembler clears what it pops, an index is
-// cleared when it is released), so only the path, which a walk truncates
-// without clearing, is cleared here.
+// cleared behind them (an assembler clears its stacks when they are taken
+// back with TakeScratch, an index is cleared when it is released), so only
+// the path, which a walk truncates without clearing, is cleared here.
 func (b *bufs) put() {
 	for i := range b.members {
 		b.members[i] = keepStack(b.members[i])
