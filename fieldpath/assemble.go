@@ -111,6 +111,27 @@ func (a *Assembler) CloseInOrder(l Level) *Set {
 	return a.pop(l, a.members[l.m:], a.children[l.c:])
 }
 
+// Room returns empty slices with room for the given numbers of members and
+// children, in the memory a set is made of: a walk that knows a node's
+// entries in advance (the items of a list, once they are sorted) appends
+// them there, in order and without repeats, and makes the set with
+// SetOf, instead of adding them to the stacks, which Close would copy them
+// out of. Nodes may be opened and closed in between.
+func (a *Assembler) Room(members, children int) ([]PathElement, []Child) {
+	return a.arena.room(members, children)
+}
+
+// SetOf returns the set whose entries are members and children (nil when
+// there are none), which must be in order and without repeats, as for
+// CloseInOrder. The set keeps both slices (from Room or elsewhere): they
+// must not be changed afterwards.
+func (a *Assembler) SetOf(members []PathElement, children []Child) *Set {
+	if len(members) == 0 && len(children) == 0 {
+		return nil
+	}
+	return a.arena.owning(members, children)
+}
+
 // CloseInOrderLike is CloseInOrder returning prev instead of a new set when
 // the node's entries are prev's: equal members, and children with equal
 // elements and the same sets (sets are immutable, so one can stand for

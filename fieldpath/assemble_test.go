@@ -129,3 +129,41 @@ func TestAssemblerTakeScratchClears(t *testing.T) {
 		}
 	}
 }
+
+// TestAssemblerRoom checks that a node made in place with Room and SetOf is
+// the set of its entries, also when other nodes are assembled (from the
+// same blocks) between Room and SetOf, and that no entries make no set.
+func TestAssemblerRoom(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	for i := range 300 {
+		s := fieldpathtest.RandomSet(r, r.IntN(60))
+		other := fieldpathtest.RandomSet(r, r.IntN(20))
+		var a fieldpath.Assembler
+		if i%2 == 0 {
+			a.Reserve(r.IntN(2*s.Size()+2), r.IntN(s.Size()+2))
+		}
+		// Spare room, as a walk over a list leaves when items repeat.
+		spare := r.IntN(3)
+		ms, cs := a.Room(len(s.Members())+spare, len(s.Children())+spare)
+		gotOther := assemble(&a, other, r, false)
+		for _, m := range s.Members() {
+			ms = append(ms, m)
+		}
+		for _, c := range s.Children() {
+			// Children assembled after the room was taken.
+			cs = append(cs, fieldpath.Child{Element: c.Element, Set: assemble(&a, c.Set, r, false)})
+		}
+		got := a.SetOf(ms, cs)
+		if !got.Equal(s) || got.Size() != s.Size() {
+			t.Fatalf("set %d: made in place\n%v (size %d)\nwant\n%v (size %d)", i, got, got.Size(), s, s.Size())
+		}
+		if !gotOther.Equal(other) {
+			t.Fatalf("set %d: assembled between Room and SetOf\n%v\nwant\n%v", i, gotOther, other)
+		}
+	}
+	var a fieldpath.Assembler
+	ms, cs := a.Room(0, 4)
+	if got := a.SetOf(ms, cs); got != nil {
+		t.Errorf("SetOf of no entries = %v, want nil", got)
+	}
+}

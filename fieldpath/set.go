@@ -810,6 +810,13 @@ func (a *arena) expect(members, nodes int) {
 // node returns a new set holding copies of members and children, which must
 // be sorted and valid.
 func (a *arena) node(members []PathElement, children []Child) *Set {
+	ms, cs := a.room(len(members), len(children))
+	return a.owning(append(ms, members...), append(cs, children...))
+}
+
+// room returns empty slices with room for members and children entries,
+// carved from the blocks, for a set made with owning.
+func (a *arena) room(members, children int) ([]PathElement, []Child) {
 	if !a.started {
 		a.started = true
 		switch {
@@ -824,28 +831,38 @@ func (a *arena) node(members []PathElement, children []Child) *Set {
 		}
 		a.elemsReserved, a.setsReserved, a.kidsReserved = false, false, false
 	}
+	var ms []PathElement
+	if n := members; n > 0 {
+		if len(a.elems) < n {
+			a.elems = make([]PathElement, max(n, growReserved(&a.elemChunk, &a.elemsReserved)))
+		}
+		ms = a.elems[:0:n]
+		a.elems = a.elems[n:]
+	}
+	var cs []Child
+	if n := children; n > 0 {
+		if len(a.kids) < n {
+			a.kids = make([]Child, max(n, growReserved(&a.kidChunk, &a.kidsReserved)))
+		}
+		cs = a.kids[:0:n]
+		a.kids = a.kids[n:]
+	}
+	return ms, cs
+}
+
+// owning returns a new set whose entries are members and children, which
+// must be sorted and valid; the set keeps the slices.
+func (a *arena) owning(members []PathElement, children []Child) *Set {
 	if len(a.sets) == 0 {
 		a.sets = make([]Set, growReserved(&a.setChunk, &a.setsReserved))
 	}
 	s := &a.sets[0]
 	a.sets = a.sets[1:]
 	if n := len(members); n > 0 {
-		if len(a.elems) < n {
-			a.elems = make([]PathElement, max(n, growReserved(&a.elemChunk, &a.elemsReserved)))
-		}
-		ms := a.elems[:n:n]
-		a.elems = a.elems[n:]
-		copy(ms, members)
-		s.mem, s.nm = unsafe.SliceData(ms), int32(n)
+		s.mem, s.nm = unsafe.SliceData(members), int32(n)
 	}
 	if n := len(children); n > 0 {
-		if len(a.kids) < n {
-			a.kids = make([]Child, max(n, growReserved(&a.kidChunk, &a.kidsReserved)))
-		}
-		cs := a.kids[:n:n]
-		a.kids = a.kids[n:]
-		copy(cs, children)
-		s.kid, s.nk = unsafe.SliceData(cs), int32(n)
+		s.kid, s.nk = unsafe.SliceData(children), int32(n)
 	}
 	s.size = len(members)
 	for i := range children {

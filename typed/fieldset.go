@@ -39,7 +39,7 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 	}
 	l := w.a.Open()
 	w.walk(t, &v)
-	set := w.a.CloseInOrder(l)
+	set := w.close(l)
 	b.members[0], b.children[0] = w.a.TakeScratch()
 	b.path, b.sc = w.path, w.sc
 	b.put()
@@ -60,6 +60,20 @@ type fieldSetter struct {
 	sc   scratch
 	// all makes every field a member, not only the leaves (see addedSet).
 	all bool
+	// list is the set doItems made for the open node, when listDone.
+	list     *fieldpath.Set
+	listDone bool
+}
+
+// close closes the node opened at l: a list's node is the set doItems made,
+// any other is made of the entries added to it.
+func (w *fieldSetter) close(l fieldpath.Level) *fieldpath.Set {
+	if w.listDone {
+		s := w.list
+		w.list, w.listDone = nil, false
+		return s
+	}
+	return w.a.CloseInOrder(l)
 }
 
 // walk adds the entries of v to the open node and reports whether v's own
@@ -82,7 +96,7 @@ func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
 			w.path = append(w.path, pe)
 			l := w.a.Open()
 			leaf := w.walk(ft, &f.Value)
-			w.a.AddChild(pe, w.a.CloseInOrder(l))
+			w.a.AddChild(pe, w.close(l))
 			if leaf || w.all || !declared || f.Value.IsNull() || (f.Value.Kind() == value.Map && f.Value.Len() == 0) {
 				w.a.AddMember(pe)
 			}
@@ -128,21 +142,30 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		w.path = append(w.path, pes[i])
 		lv := w.a.Open()
 		w.walk(l.ElementType(), &items[i])
-		subs[i] = w.a.CloseInOrderLike(lv, prev)
+		if w.listDone {
+			subs[i] = w.close(lv)
+		} else {
+			subs[i] = w.a.CloseInOrderLike(lv, prev)
+		}
 		prev = subs[i]
 		w.path = w.path[:len(w.path)-1]
 	}
-	w.a.Grow(len(items), len(items))
+	// The list's node is made in place: a long list's entries would
+	// otherwise be copied from the stacks into the set.
+	ms, cs := w.a.Room(len(idx.order), len(idx.order))
 	for _, p := range idx.order {
 		i := int(p)
 		if idx.hasDuplicates(i) {
 			// A repeated key is owned as a whole, once.
 			if !idx.isDuplicate(i) {
-				w.a.AddMember(pes[i])
+				ms = append(ms, pes[i])
 			}
 			continue
 		}
-		w.a.AddChild(pes[i], subs[i])
-		w.a.AddMember(pes[i])
+		if !subs[i].Empty() {
+			cs = append(cs, fieldpath.Child{Element: pes[i], Set: subs[i]})
+		}
+		ms = append(ms, pes[i])
 	}
+	w.list, w.listDone = w.a.SetOf(ms, cs), true
 }
