@@ -64,7 +64,7 @@ func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool, added sizeHi
 	w.removed.UseScratch(b.members[2], b.children[2])
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
 	w.walk(t, &lhs, &rhs) // the whole value is never a member
-	c := &Comparison{Added: w.added.Close(la), Modified: w.modified.Close(lm), Removed: w.removed.Close(lr)}
+	c := &Comparison{Added: w.close(setAdded, la), Modified: w.close(setModified, lm), Removed: w.close(setRemoved, lr)}
 	b.members[0], b.children[0] = w.added.TakeScratch()
 	b.members[1], b.children[1] = w.modified.TakeScratch()
 	b.members[2], b.children[2] = w.removed.TakeScratch()
@@ -92,6 +92,11 @@ type comparer struct {
 	// node closed last there: the next node with the same entries is that
 	// node (items of a long list often change alike).
 	last [3][16]*fieldpath.Set
+	// list holds the nodes itemsInListOrder made, in place, for the open
+	// nodes of a list (one per set), when listDone: closing those nodes
+	// returns them.
+	list     [3]*fieldpath.Set
+	listDone bool
 }
 
 // The sets of a comparison, as indexes of comparer.last.
@@ -103,6 +108,9 @@ const (
 
 // close closes the node opened at l in set k of w at the current depth.
 func (w *comparer) close(k int, l fieldpath.Level) *fieldpath.Set {
+	if w.listDone {
+		return w.list[k]
+	}
 	a := w.assembler(k)
 	d := len(w.path)
 	if d >= len(w.last[k]) {
@@ -155,6 +163,7 @@ func (w *comparer) visitSets(t *schema.Type, lhs, rhs *value.Value) (sets [3]*fi
 		l := w.assembler(k).Open()
 		c = w.walk(t, lhs, rhs) & bit
 		sets[k] = w.close(k, l)
+		w.list, w.listDone = [3]*fieldpath.Set{}, false
 		return sets, c
 	}
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
@@ -162,6 +171,7 @@ func (w *comparer) visitSets(t *schema.Type, lhs, rhs *value.Value) (sets [3]*fi
 	sets[setAdded] = w.close(setAdded, la)
 	sets[setModified] = w.close(setModified, lm)
 	sets[setRemoved] = w.close(setRemoved, lr)
+	w.list, w.listDone = [3]*fieldpath.Set{}, false
 	return sets, c
 }
 
@@ -196,9 +206,13 @@ func (w *comparer) walk(t *schema.Type, lhs, rhs *value.Value) changes {
 	case lhs == nil || alhs == arhs:
 		inLeaf, c = w.handle(t, arhs, lhs, rhs)
 	default:
-		// The two sides are of different kinds: visit with each side's view.
+		// The two sides are of different kinds: visit with each side's view
+		// (a list's nodes made in place become entries of the open nodes,
+		// which both views add to).
 		_, c = w.handle(t, alhs, lhs, rhs)
+		w.spill()
 		inLeaf, c2 = w.handle(t, arhs, lhs, rhs)
+		w.spill()
 		c |= c2
 	}
 	if !inLeaf {
@@ -323,14 +337,14 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 			w.added.AddMember(pe)
 		}
 	}
+	if !lidx.dups && !ridx.dups {
+		w.itemsInListOrder(elem, litems, ritems, &lidx, &ridx)
+		return false, 0
+	}
 	if len(litems) == 0 {
 		w.added.Grow(len(ritems), len(ritems))
 	} else if len(ritems) == 0 {
 		w.removed.Grow(len(litems), len(litems))
-	}
-	if !lidx.dups && !ridx.dups {
-		w.itemsInListOrder(elem, litems, ritems, &lidx, &ridx)
-		return false, 0
 	}
 	// The elements of both lists in order (so that the sets are assembled
 	// in order): a merge of the two indexes' sorted positions.
@@ -423,6 +437,28 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 			visit(int(e), lidx.pes[i], &litems[i], nil)
 		}
 	}
+	// The list's nodes are made in place, sized by a count of their
+	// entries: a long list's entries would otherwise be copied from the
+	// stacks into the sets, and checked for order on the way (a key
+	// comparison each, out of cache in element order).
+	var members, children [3]int
+	for e := range entries {
+		for k, s := range sets[3*e : 3*e+3] {
+			if !s.Empty() {
+				children[k]++
+			}
+		}
+		for k, bit := range ownBits {
+			if changes(own[e])&bit != 0 {
+				members[k]++
+			}
+		}
+	}
+	var ms [3][]fieldpath.PathElement
+	var cs [3][]fieldpath.Child
+	for k := range 3 {
+		ms[k], cs[k] = w.assembler(k).Room(members[k], children[k])
+	}
 	for e := range entries {
 		var pe fieldpath.PathElement
 		if rpos[e] >= 0 {
@@ -430,9 +466,44 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 		} else {
 			pe = lidx.pes[lpos[e]]
 		}
-		w.add(pe, (*[3]*fieldpath.Set)(sets[3*e:3*e+3]), changes(own[e]))
+		for k, s := range sets[3*e : 3*e+3] {
+			if !s.Empty() {
+				cs[k] = append(cs[k], fieldpath.Child{Element: pe, Set: s})
+			}
+		}
+		for k, bit := range ownBits {
+			if changes(own[e])&bit != 0 {
+				ms[k] = append(ms[k], pe)
+			}
+		}
 	}
+	for k := range 3 {
+		w.list[k] = w.assembler(k).SetOf(ms[k], cs[k])
+	}
+	w.listDone = true
 }
+
+// spill adds the entries of the nodes itemsInListOrder made in place to the
+// open nodes, for a walk that goes on adding to those.
+func (w *comparer) spill() {
+	if !w.listDone {
+		return
+	}
+	for k, s := range w.list {
+		a := w.assembler(k)
+		for _, m := range s.Members() {
+			a.AddMember(m)
+		}
+		for _, c := range s.Children() {
+			a.AddChild(c.Element, c.Set)
+		}
+	}
+	w.list, w.listDone = [3]*fieldpath.Set{}, false
+}
+
+// ownBits are, by set, the bit of a value's own changes that makes it a
+// member of the set.
+var ownBits = [3]changes{setAdded: wasAdded, setModified: wasModified, setRemoved: wasRemoved}
 
 // index computes the path elements of a list's items, recording an error for
 // each item that has none.

@@ -512,3 +512,71 @@ func TestFieldSetSharesItemSets(t *testing.T) {
 		}
 	}
 }
+
+// eitherSchema has a type that is a map or an associative list, so that a
+// comparison whose sides are one and the other visits the value twice, once
+// with each view, adding both views' changes to the same nodes.
+const eitherSchema = `types:
+- name: root
+  map:
+    fields:
+    - name: either
+      type:
+        namedType: either
+- name: either
+  map:
+    fields:
+    - name: a
+      type:
+        scalar: string
+  list:
+    elementType:
+      namedType: item
+    elementRelationship: associative
+    keys: [name]
+- name: item
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: v
+      type:
+        scalar: string
+`
+
+func TestCompareListOrMap(t *testing.T) {
+	s, err := schema.CompileYAML([]byte(eitherSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, ok := s.Type("root")
+	if !ok {
+		t.Fatal("no root type")
+	}
+	list := `{either: [{name: x, v: "1"}, {name: y}]}`
+	m := `{either: {a: s}}`
+	listPaths := `.either[name="x"] .either[name="y"] .either[name="x"].name .either[name="x"].v .either[name="y"].name`
+	tests := []struct{ lhs, rhs, added, modified, removed string }{
+		{list, m, `.either.a`, ``, listPaths},
+		{m, list, listPaths, ``, `.either.a`},
+		{`{either: [{name: x}]}`, `{either: [{name: x, v: "2"}, {name: z}]}`, `.either[name="z"] .either[name="x"].v .either[name="z"].name`, ``, ``},
+	}
+	for _, tc := range tests {
+		t.Run(tc.lhs+"->"+tc.rhs, func(t *testing.T) {
+			c, err := typed.Compare(root, yv(t, tc.lhs), yv(t, tc.rhs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, set := range []struct {
+				name string
+				got  *fieldpath.Set
+				want string
+			}{{"added", c.Added, tc.added}, {"modified", c.Modified, tc.modified}, {"removed", c.Removed, tc.removed}} {
+				if got := paths(t, set.got); got != set.want {
+					t.Errorf("%s = %q, want %q", set.name, got, set.want)
+				}
+			}
+		})
+	}
+}
