@@ -75,10 +75,19 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next 
 		}
 	}
 	radixSort(keys, order, tmpKeys, tmpPos)
-	// Runs of equal words whose strings all go on are ordered by what
-	// follows; the memory of a run's positions is the run's own.
 	// Strings whose words differ differ; equal words that end the strings
 	// are equal strings.
+	sortRuns(order, strs, off+7, keys, tmpKeys, next, tmpPos, eq, func(lo int) bool { return keys[lo]&0xff == 8 })
+}
+
+// sortRuns finishes a sort of positions by their strings' words, keys
+// (sorted, the positions in order along with them): it sets eq[i] for
+// 0 < i < len(order) to whether keys[i] equals keys[i-1], and orders each
+// run of equal keys whose strings go on past them (goesOn, given the run's
+// first index) by their strings from byte off. The memory of a run's
+// positions is the run's own.
+func sortRuns(order []int32, strs []string, off int, keys, tmpKeys, next []uint64, tmpPos []int32, eq []bool, goesOn func(lo int) bool) {
+	n := len(order)
 	for lo := 0; lo < n; {
 		if lo > 0 {
 			eq[lo] = false
@@ -88,8 +97,8 @@ func sortStringsFrom(order []int32, strs []string, off int, keys, tmpKeys, next 
 			eq[hi] = true
 			hi++
 		}
-		if hi-lo > 1 && keys[lo]&0xff == 8 {
-			sortStringsFrom(order[lo:hi], strs, off+7, keys[lo:hi], tmpKeys[lo:hi], next, tmpPos[lo:hi], eq[lo:hi])
+		if hi-lo > 1 && goesOn(lo) {
+			sortStringsFrom(order[lo:hi], strs, off, keys[lo:hi], tmpKeys[lo:hi], next, tmpPos[lo:hi], eq[lo:hi])
 		}
 		lo = hi
 	}
@@ -125,15 +134,14 @@ func radixSort(keys []uint64, pos []int32, tmpKeys []uint64, tmpPos []int32) {
 	// The bytes that vary, from the bits some keys have and others lack:
 	// only those are counted and sorted on. (Counting a byte all keys share
 	// is a chain of increments of one counter, the slowest part otherwise.)
-	or, and := uint64(0), ^uint64(0)
+	words := newWordBits()
 	for _, k := range keys {
-		or |= k
-		and &= k
+		words.add(k)
 	}
 	var vary [8]uint
 	nv := 0
 	for b := range uint(8) {
-		if byte((or^and)>>(8*b)) != 0 {
+		if byte(words.varying()>>(8*b)) != 0 {
 			vary[nv] = 8 * b
 			nv++
 		}
@@ -146,18 +154,30 @@ func radixSort(keys []uint64, pos []int32, tmpKeys []uint64, tmpPos []int32) {
 	}
 	src, srcPos, dst, dstPos := keys, pos, tmpKeys, tmpPos
 	for v, shift := range vary[:nv] {
-		c := &counts[v]
-		var sum int32
-		for i := range c {
-			c[i], sum = sum, sum+c[i]
-		}
-		for i, k := range src {
-			d := byte(k >> shift)
-			dst[c[d]], dstPos[c[d]] = k, srcPos[i]
-			c[d]++
-		}
+		radixPass(counts[v][:], shift, 0xff, src, srcPos, dst, dstPos)
 		src, srcPos, dst, dstPos = dst, dstPos, src, srcPos
 	}
+	settle(keys, pos, src, srcPos)
+}
+
+// radixPass moves the keys of src and their positions (srcPos) to dst and
+// dstPos, stably, in the order of their digits k>>shift&mask; c holds how
+// many keys have each digit.
+func radixPass(c []int32, shift uint, mask uint64, src []uint64, srcPos []int32, dst []uint64, dstPos []int32) {
+	var sum int32
+	for i := range c {
+		c[i], sum = sum, sum+c[i]
+	}
+	for i, k := range src {
+		d := k >> shift & mask
+		dst[c[d]], dstPos[c[d]] = k, srcPos[i]
+		c[d]++
+	}
+}
+
+// settle leaves in keys and pos the result of radix passes that ended in
+// src and srcPos (one or the other pair of buffers).
+func settle(keys []uint64, pos []int32, src []uint64, srcPos []int32) {
 	if &src[0] != &keys[0] {
 		copy(keys, src)
 		copy(pos, srcPos)
@@ -255,20 +275,7 @@ func sortPacked(order []int32, strs []string, keys, tmpKeys, next []uint64, tmpP
 	radixSortBits(keys, order, tmpKeys, tmpPos, plan.bits, digitBits(n))
 	// Equal packed keys are equal word pairs: equal strings when they end
 	// within 14 bytes, else ordered by what follows.
-	for lo := 0; lo < n; {
-		if lo > 0 {
-			eq[lo] = false
-		}
-		hi := lo + 1
-		for hi < n && keys[hi] == keys[lo] {
-			eq[hi] = true
-			hi++
-		}
-		if hi-lo > 1 && len(strs[order[lo]]) > 14 {
-			sortStringsFrom(order[lo:hi], strs, 14, keys[lo:hi], tmpKeys[lo:hi], next, tmpPos[lo:hi], eq[lo:hi])
-		}
-		lo = hi
-	}
+	sortRuns(order, strs, 14, keys, tmpKeys, next, tmpPos, eq, func(lo int) bool { return len(strs[order[lo]]) > 14 })
 }
 
 // digitBits is the widest radix digit worth counting for n keys: a pass
@@ -295,19 +302,8 @@ func radixSortBits(keys []uint64, pos []int32, tmpKeys []uint64, tmpPos []int32,
 		for _, k := range src {
 			c[k>>shift&mask]++
 		}
-		var sum int32
-		for i := range c {
-			c[i], sum = sum, sum+c[i]
-		}
-		for i, k := range src {
-			d := k >> shift & mask
-			dst[c[d]], dstPos[c[d]] = k, srcPos[i]
-			c[d]++
-		}
+		radixPass(c, shift, mask, src, srcPos, dst, dstPos)
 		src, srcPos, dst, dstPos = dst, dstPos, src, srcPos
 	}
-	if &src[0] != &keys[0] {
-		copy(keys, src)
-		copy(pos, srcPos)
-	}
+	settle(keys, pos, src, srcPos)
 }

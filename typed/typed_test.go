@@ -18,15 +18,21 @@ func widget(t testing.TB) *schema.Type {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schema.CompileYAML(data)
+	return compileType(t, data, "widget")
+}
+
+// compileType compiles a schema and returns its type name.
+func compileType(t testing.TB, schemaYAML []byte, name string) *schema.Type {
+	t.Helper()
+	s, err := schema.CompileYAML(schemaYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, ok := s.Type("widget")
+	typ, ok := s.Type(name)
 	if !ok {
-		t.Fatal("no widget type")
+		t.Fatalf("no type %s", name)
 	}
-	return w
+	return typ
 }
 
 func yv(t testing.TB, src string) value.Value {
@@ -546,14 +552,7 @@ const eitherSchema = `types:
 `
 
 func TestCompareListOrMap(t *testing.T) {
-	s, err := schema.CompileYAML([]byte(eitherSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, ok := s.Type("root")
-	if !ok {
-		t.Fatal("no root type")
-	}
+	root := compileType(t, []byte(eitherSchema), "root")
 	list := `{either: [{name: x, v: "1"}, {name: y}]}`
 	m := `{either: {a: s}}`
 	listPaths := `.either[name="x"] .either[name="y"] .either[name="x"].name .either[name="x"].v .either[name="y"].name`
