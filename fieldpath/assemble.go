@@ -30,8 +30,8 @@ import (
 type Assembler struct {
 	members  []PathElement
 	children []Child
-	// used is how far into the stacks entries were written since they
-	// were last cleared.
+	// How far into each stack entries were written since it was last
+	// cleared.
 	usedMembers, usedChildren int
 	arena                     arena
 }

@@ -832,20 +832,20 @@ func (a *arena) room(members, children int) ([]PathElement, []Child) {
 		a.elemsReserved, a.setsReserved, a.kidsReserved = false, false, false
 	}
 	var ms []PathElement
-	if n := members; n > 0 {
-		if len(a.elems) < n {
-			a.elems = make([]PathElement, max(n, growReserved(&a.elemChunk, &a.elemsReserved)))
+	if members > 0 {
+		if len(a.elems) < members {
+			a.elems = make([]PathElement, max(members, growReserved(&a.elemChunk, &a.elemsReserved)))
 		}
-		ms = a.elems[:0:n]
-		a.elems = a.elems[n:]
+		ms = a.elems[:0:members]
+		a.elems = a.elems[members:]
 	}
 	var cs []Child
-	if n := children; n > 0 {
-		if len(a.kids) < n {
-			a.kids = make([]Child, max(n, growReserved(&a.kidChunk, &a.kidsReserved)))
+	if children > 0 {
+		if len(a.kids) < children {
+			a.kids = make([]Child, max(children, growReserved(&a.kidChunk, &a.kidsReserved)))
 		}
-		cs = a.kids[:0:n]
-		a.kids = a.kids[n:]
+		cs = a.kids[:0:children]
+		a.kids = a.kids[children:]
 	}
 	return ms, cs
 }
