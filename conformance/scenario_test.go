@@ -23,6 +23,7 @@ var deviations = map[string]string{
 	"quirks/q1.yaml": "SMD prunes a keyed item down to its key-less remains and then rejects its own result (element 0 omits all key fields)",
 	"quirks/q2.yaml": "SMD drops an item with a defaulted key that another manager still applies (data loss, ownership silently lost)",
 	"quirks/q3.yaml": "SMD rejects an apply of an unrelated field because an update left a null item in a list with a defaulted key",
+	"quirks/q4.yaml": "SMD accepts a list schema whose relationship is neither atomic nor associative, then refuses every value of that list",
 }
 
 // structuredScenarios returns the structured scenario files of the corpus

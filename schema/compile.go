@@ -20,15 +20,15 @@ const maxCompiledAtoms = 1 << 20
 //
 // It reports, all at once and sorted by type name, path and message:
 // duplicate type names, duplicate field names in a map, duplicate members of
-// a union, references to unknown named types, unknown scalar words,
-// relationship words that do not apply (a map is separable or atomic, a list
-// atomic or associative; "granular" is accepted as an old name for separable,
-// as SMD's own test schemas use it), and nesting deeper than MaxDepth.
+// a union, references to unknown named types, unknown scalar words, and
+// nesting deeper than MaxDepth.
 //
-// Like SMD, it accepts: keys on a list that is not associative (they have no
-// effect), keys that are not fields of the element type, and an override on a
-// type that has neither a list nor a map (the node is then Unresolvable, as
-// SMD's Resolve fails for it).
+// Like SMD, it accepts: any elementRelationship word (a map is atomic only
+// for "atomic", a list associative only for "associative"; see
+// mapRelationship and listRelationship), keys on a list that is not
+// associative (they have no effect), keys that are not fields of the element
+// type, and an override on a type that has neither a list nor a map (the
+// node is then Unresolvable, as SMD's Resolve fails for it).
 //
 // Compile does not modify doc, and the Schema shares no mutable memory with it.
 func Compile(doc *Document) (*Schema, error) {
@@ -247,11 +247,7 @@ func (c *compiler) compileAtom(dst *Type, a *Atom, depth, line int) {
 
 func (c *compiler) compileList(ld *ListDef, depth int) *List {
 	l := c.newList()
-	rel, ok := listRelationship(ld.ElementRelationship)
-	if !ok {
-		c.fail(ErrRelationship, ld.Line, "list elementRelationship %q is not valid (a list is atomic or associative)", ld.ElementRelationship)
-	}
-	l.rel = rel
+	l.rel = listRelationship(ld.ElementRelationship)
 	c.path = append(c.path, pathSeg{kind: segListElem})
 	l.elem = c.compileRef(&ld.ElementType, depth+1, ld.Line)
 	c.path = c.path[:len(c.path)-1]
@@ -264,11 +260,7 @@ func (c *compiler) compileList(ld *ListDef, depth int) *List {
 
 func (c *compiler) compileMap(md *MapDef, depth int) *Map {
 	m := c.newMap()
-	rel, ok := mapRelationship(md.ElementRelationship)
-	if !ok {
-		c.fail(ErrRelationship, md.Line, "map elementRelationship %q is not valid (a map is separable or atomic)", md.ElementRelationship)
-	}
-	m.rel = rel
+	m.rel = mapRelationship(md.ElementRelationship)
 	n := len(md.Fields)
 	m.fields = c.newFields(n)
 	for i := range md.Fields {
@@ -391,7 +383,7 @@ func (c *compiler) compileRef(r *TypeRef, depth, line int) *Type {
 		if r.ElementRelationship == "" {
 			return target
 		}
-		return c.override(target, &c.doc.Types[i].Atom, r.ElementRelationship, line)
+		return c.override(target, &c.doc.Types[i].Atom, r.ElementRelationship)
 	}
 	if r.Scalar == "" && r.List == nil && r.Map == nil && r.ElementRelationship == "" {
 		return emptyType
@@ -416,13 +408,9 @@ func (c *compiler) compileRef(r *TypeRef, depth, line int) *Type {
 		// changed in place.
 		switch {
 		case t.m != nil:
-			if rel, ok := c.overrideRelationship(r.ElementRelationship, partMap, "inlined type", line); ok {
-				t.m.rel = rel
-			}
+			t.m.rel = mapRelationship(r.ElementRelationship)
 		case t.list != nil:
-			if rel, ok := c.overrideRelationship(r.ElementRelationship, partList, "inlined type", line); ok {
-				t.list.rel = rel
-			}
+			t.list.rel = listRelationship(r.ElementRelationship)
 		default:
 			*t = Type{unresolvable: true}
 		}
@@ -430,40 +418,17 @@ func (c *compiler) compileRef(r *TypeRef, depth, line int) *Type {
 	return t
 }
 
-func (c *compiler) overrideRelationship(word string, part uint8, target string, line int) (Relationship, bool) {
-	if part == partMap {
-		rel, ok := mapRelationship(word)
-		if !ok {
-			c.fail(ErrRelationship, line, "elementRelationship %q cannot override the map of %s (a map is separable or atomic)", word, target)
-		}
-		return rel, ok
-	}
-	rel, ok := listRelationship(word)
-	if !ok {
-		c.fail(ErrRelationship, line, "elementRelationship %q cannot override the list of %s (a list is atomic or associative)", word, target)
-	}
-	return rel, ok
-}
-
 // override returns the node for a reference to a named type with an
 // element-relationship override. As in SMD, the override applies to the
 // type's map if it has one, else to its list; a type with neither cannot be
 // resolved.
-func (c *compiler) override(target *Type, src *Atom, word string, line int) *Type {
+func (c *compiler) override(target *Type, src *Atom, word string) *Type {
 	key := overrideKey{target: target}
 	switch {
 	case src.Map != nil:
-		rel, ok := c.overrideRelationship(word, partMap, strconv.Quote(target.name), line)
-		if !ok {
-			return target
-		}
-		key.part, key.rel = partMap, rel
+		key.part, key.rel = partMap, mapRelationship(word)
 	case src.List != nil:
-		rel, ok := c.overrideRelationship(word, partList, strconv.Quote(target.name), line)
-		if !ok {
-			return target
-		}
-		key.part, key.rel = partList, rel
+		key.part, key.rel = partList, listRelationship(word)
 	}
 	if t, ok := c.overrides[key]; ok {
 		return t

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,21 +71,6 @@ var compileErrorCases = []struct {
   type "b" map.elementType list.elementType: unknown named type "nope2" (line 5)`, ErrUnknownType},
 	{"unknown scalar", "types:\n- name: a\n  scalar: number\n",
 		`schema: type "a": unknown scalar type "number" (want numeric, string, boolean or untyped) (line 2)`, ErrScalar},
-	{"associative map", "types:\n- name: a\n  map: {elementRelationship: associative}\n",
-		`schema: type "a": map elementRelationship "associative" is not valid (a map is separable or atomic) (line 3)`, ErrRelationship},
-	{"separable list", "types:\n- name: a\n  list: {elementRelationship: separable}\n",
-		`schema: type "a": list elementRelationship "separable" is not valid (a list is atomic or associative) (line 3)`, ErrRelationship},
-	{"granular list", "types:\n- name: a\n  list: {elementRelationship: granular}\n",
-		`schema: type "a": list elementRelationship "granular" is not valid (a list is atomic or associative) (line 3)`, ErrRelationship},
-	{"associative override on a map",
-		"types:\n- name: a\n  map: {}\n- name: b\n  map: {fields: [{name: x, type: {namedType: a, elementRelationship: associative}}]}\n",
-		`schema: type "b" field "x": elementRelationship "associative" cannot override the map of "a" (a map is separable or atomic) (line 5)`, ErrRelationship},
-	{"separable override on a list",
-		"types:\n- name: a\n  list: {}\n- name: b\n  map: {fields: [{name: x, type: {namedType: a, elementRelationship: separable}}]}\n",
-		`schema: type "b" field "x": elementRelationship "separable" cannot override the list of "a" (a list is atomic or associative) (line 5)`, ErrRelationship},
-	{"bad override on an inline map",
-		"types:\n- name: b\n  map: {fields: [{name: x, type: {map: {}, elementRelationship: sideways}}]}\n",
-		`schema: type "b" field "x": elementRelationship "sideways" cannot override the map of inlined type (a map is separable or atomic) (line 3)`, ErrRelationship},
 	{"duplicate type", "types:\n- name: a\n  scalar: string\n- name: a\n  scalar: numeric\n",
 		`schema: type "a": duplicate type name (first defined as type #0 at line 2) (line 4)`, ErrDuplicate},
 	{"duplicate field", "types:\n- name: a\n  map:\n    fields:\n    - name: x\n    - name: y\n    - name: x\n",
@@ -131,6 +117,73 @@ func TestCompileErrors(t *testing.T) {
 
 // TestCompileAcceptsLikeSMD lists schemas SMD accepts that look suspicious;
 // Compile accepts them too, with SMD's meaning.
+// TestCompileRelationshipWords: like SMD, Compile accepts any
+// elementRelationship word. A map is atomic only for "atomic"; a list is
+// associative only for "associative" and atomic otherwise (SMD walks such a
+// list item by item with path elements it cannot encode). Each word is tried
+// on a map and a list type, as an override of a named map and list, and as
+// an override on an inline map and list.
+func TestCompileRelationshipWords(t *testing.T) {
+	for _, tc := range []struct {
+		word    string
+		mapRel  Relationship
+		listRel Relationship
+	}{
+		{"", Separable, Atomic},
+		{"atomic", Atomic, Atomic},
+		{"separable", Separable, Atomic},
+		{"granular", Separable, Atomic},
+		{"associative", Separable, Associative},
+		{"sideways", Separable, Atomic},
+	} {
+		t.Run(tc.word, func(t *testing.T) {
+			w := strconv.Quote(tc.word)
+			in := "types:\n" +
+				"- name: m\n  map: {elementType: {scalar: string}, elementRelationship: " + w + "}\n" +
+				"- name: l\n  list: {elementType: {scalar: string}, elementRelationship: " + w + "}\n" +
+				"- name: plainMap\n  map: {elementType: {scalar: string}, elementRelationship: atomic}\n" +
+				"- name: plainList\n  list: {elementType: {scalar: string}, elementRelationship: associative}\n" +
+				"- name: o\n  map:\n    fields:\n" +
+				"    - {name: nm, type: {namedType: plainMap, elementRelationship: " + w + "}}\n" +
+				"    - {name: nl, type: {namedType: plainList, elementRelationship: " + w + "}}\n" +
+				"    - {name: im, type: {map: {elementType: {scalar: string}, elementRelationship: atomic}, elementRelationship: " + w + "}}\n" +
+				"    - {name: il, type: {list: {elementType: {scalar: string}, elementRelationship: associative}, elementRelationship: " + w + "}}\n"
+			s, err := CompileYAML([]byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mustType(t, s, "m").Map().Relationship(); got != tc.mapRel {
+				t.Errorf("map: %v, want %v", got, tc.mapRel)
+			}
+			if got := mustType(t, s, "l").List().Relationship(); got != tc.listRel {
+				t.Errorf("list: %v, want %v", got, tc.listRel)
+			}
+			o := mustType(t, s, "o").Map()
+			// An empty word is no override: the referenced type keeps its own.
+			wantMap, wantList := tc.mapRel, tc.listRel
+			if tc.word == "" {
+				wantMap, wantList = Atomic, Associative
+			}
+			for _, f := range []struct {
+				name string
+				list bool
+				want Relationship
+			}{{"nm", false, wantMap}, {"nl", true, wantList}, {"im", false, wantMap}, {"il", true, wantList}} {
+				ft, _ := o.Field(f.name)
+				var got Relationship
+				if f.list {
+					got = ft.Type().List().Relationship()
+				} else {
+					got = ft.Type().Map().Relationship()
+				}
+				if got != f.want {
+					t.Errorf("field %s: %v, want %v", f.name, got, f.want)
+				}
+			}
+		})
+	}
+}
+
 func TestCompileAcceptsLikeSMD(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string

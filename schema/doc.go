@@ -34,7 +34,7 @@
 //	type "io.k8s.api.core.v1.PodSpec" field "containers": unknown named type "Foo" (line 12)
 //
 // and every problem is reported, not just the first. Each wraps one of the
-// Err kinds (ErrUnknownType, ErrRelationship, ...). Input is bounded: YAML
+// Err kinds (ErrUnknownType, ErrDuplicate, ...). Input is bounded: YAML
 // nesting and inline types deeper than MaxDepth, and alias expansion beyond a
 // budget proportional to the input, are errors; nothing recurses without a
 // bound.
@@ -43,9 +43,11 @@
 //
 // SMD parses a schema leniently and fails later, when a value reaches the bad
 // part. Compile reports these at once instead: unknown named types, unknown
-// scalar words, relationship words that do not apply (except "granular", an
-// old name for separable that SMD's test schemas use), duplicate names. Like
-// SMD it accepts keys on a list that is not associative, key names that are
+// scalar words, duplicate names. Like SMD it accepts any elementRelationship
+// word: a map is atomic only for "atomic" and separable otherwise, and a list
+// is associative only for "associative" and atomic otherwise (SMD walks such
+// a list item by item and makes path elements it cannot encode). Like SMD it
+// also accepts keys on a list that is not associative, key names that are
 // not fields of the element type, and an override on a type with neither a
 // list nor a map (see Type.Unresolvable). A list without an elementRelationship
 // is atomic; the YAML is read as YAML 1.2 (SMD uses a YAML 1.1 reader: there

@@ -24,9 +24,6 @@ var (
 	ErrUnknownType = errors.New("unknown named type")
 	// ErrScalar: a scalar type is not one of numeric, string, boolean, untyped.
 	ErrScalar = errors.New("invalid scalar type")
-	// ErrRelationship: an elementRelationship word that does not apply to the
-	// list or map it is given for.
-	ErrRelationship = errors.New("invalid element relationship")
 	// ErrTooLarge: nesting deeper than MaxDepth, or an input that expands
 	// (through YAML aliases) beyond the node budget.
 	ErrTooLarge = errors.New("schema too large or too deeply nested")

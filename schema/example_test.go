@@ -54,11 +54,11 @@ types:
       type: {namedType: podSpec}
     - name: tags
       type:
-        list: {elementType: {scalar: string}, elementRelationship: separable}
+        list: {elementType: {scalar: text}, elementRelationship: associative}
 `))
 	fmt.Println(err)
 	// Output:
 	// schema: 2 problems:
 	//   type "pod" field "spec": unknown named type "podSpec" (line 7)
-	//   type "pod" field "tags": list elementRelationship "separable" is not valid (a list is atomic or associative) (line 10)
+	//   type "pod" field "tags" list.elementType: unknown scalar type "text" (want numeric, string, boolean or untyped) (line 10)
 }

@@ -79,28 +79,28 @@ func (r Relationship) String() string {
 	return "Relationship(" + strconv.Itoa(int(r)) + ")"
 }
 
-// mapRelationship interprets a map's elementRelationship word. SMD makes a
-// map atomic only for "atomic"; its own test schemas use "granular", an old
-// name for separable.
-func mapRelationship(word string) (Relationship, bool) {
-	switch word {
-	case "", "separable", "granular":
-		return Separable, true
-	case "atomic":
-		return Atomic, true
+// mapRelationship interprets a map's elementRelationship word as SMD
+// does: "atomic" makes the map atomic, and every other word ("" and
+// "separable", but also "granular", "associative" or a typo, which SMD's
+// own test schemas use) leaves it separable.
+func mapRelationship(word string) Relationship {
+	if word == "atomic" {
+		return Atomic
 	}
-	return Separable, false
+	return Separable
 }
 
-// listRelationship interprets a list's elementRelationship word.
-func listRelationship(word string) (Relationship, bool) {
-	switch word {
-	case "", "atomic":
-		return Atomic, true
-	case "associative":
-		return Associative, true
+// listRelationship interprets a list's elementRelationship word:
+// "associative" makes the list associative, every other word atomic. SMD
+// accepts the same schemas, but walks a list whose word is neither
+// "atomic" nor "associative" item by item and gives its items path
+// elements it cannot print or encode; structmerge treats such a list as
+// atomic, as it does a list without a word (docs/compatibility.md).
+func listRelationship(word string) Relationship {
+	if word == "associative" {
+		return Associative
 	}
-	return Atomic, false
+	return Atomic
 }
 
 // Schema is a compiled schema: named types resolved into a graph of *Type
