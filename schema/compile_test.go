@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -684,5 +685,47 @@ func TestEnumStrings(t *testing.T) {
 		if r.String() != want {
 			t.Errorf("%d: %q, want %q", r, r.String(), want)
 		}
+	}
+}
+
+func TestTypeString(t *testing.T) {
+	s, err := CompileYAML([]byte(`types:
+- name: widget
+  map:
+    fields:
+    - {name: tags, type: {list: {elementType: {scalar: string}, elementRelationship: associative}}}
+    - {name: items, type: {list: {elementType: {namedType: widget}, elementRelationship: associative, keys: [name, id]}}}
+    - {name: labels, type: {map: {elementType: {scalar: string}, elementRelationship: atomic}}}
+    - {name: any, type: {scalar: untyped, list: {elementType: {scalar: untyped}}, map: {elementType: {scalar: untyped}}}}
+    - {name: nothing, type: {}}
+    - {name: bad, type: {scalar: string, elementRelationship: atomic}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mustType(t, s, "widget")
+	want := map[string]string{
+		"tags":    "inline list (associative)",
+		"items":   "inline list (associative, keys [name id])",
+		"labels":  "inline map (atomic)",
+		"any":     "inline scalar untyped or list (atomic) or map (separable)",
+		"nothing": "empty inline type",
+		"bad":     "unresolvable inline type",
+	}
+	for name, w2 := range want {
+		f, _ := w.Map().Field(name)
+		if got := f.Type().String(); got != w2 {
+			t.Errorf("%s: %q, want %q", name, got, w2)
+		}
+	}
+	if got := w.String(); got != "widget" {
+		t.Errorf("named: %q", got)
+	}
+	if got := fmt.Sprint(w); got != "widget" {
+		t.Errorf("fmt of a *Type: %q", got)
+	}
+	var nilType *Type
+	if got := nilType.String(); got != "<nil type>" {
+		t.Errorf("nil: %q", got)
 	}
 }

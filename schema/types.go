@@ -3,6 +3,7 @@ package schema
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/structmerge/structmerge/value"
 )
@@ -133,6 +134,40 @@ type Type struct {
 	unresolvable bool
 	list         *List
 	m            *Map
+}
+
+// String describes t in one line without following references, so that
+// recursive types print too: a named type by its name ("widget"), an
+// inline one by its parts ("inline map (separable)", "inline list
+// (associative, keys [name])", "inline scalar string").
+func (t *Type) String() string {
+	if t == nil {
+		return "<nil type>"
+	}
+	if t.name != "" {
+		return t.name
+	}
+	var parts []string
+	if t.scalar != NoScalar {
+		parts = append(parts, "scalar "+t.scalar.String())
+	}
+	if t.list != nil {
+		d := "list (" + t.list.rel.String()
+		if len(t.list.keys) > 0 {
+			d += ", keys [" + strings.Join(t.list.keys, " ") + "]"
+		}
+		parts = append(parts, d+")")
+	}
+	if t.m != nil {
+		parts = append(parts, "map ("+t.m.rel.String()+")")
+	}
+	switch {
+	case t.unresolvable:
+		return "unresolvable inline type"
+	case len(parts) == 0:
+		return "empty inline type"
+	}
+	return "inline " + strings.Join(parts, " or ")
 }
 
 // Name returns the name of the named type t was compiled from ("" for an

@@ -1,6 +1,7 @@
 package typed_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -577,5 +578,23 @@ func TestCompareListOrMap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestValueString(t *testing.T) {
+	w := widget(t)
+	v, err := value.FromJSON([]byte(`{"name":"web","replicas":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv, err := typed.New(w, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(tv), `widget {"name":"web","replicas":2}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(typed.Value{}), `<no type> null`; got != want {
+		t.Errorf("zero Value: got %s, want %s", got, want)
 	}
 }

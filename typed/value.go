@@ -48,6 +48,17 @@ func NewUnvalidated(t *schema.Type, v value.Value) Value { return Value{typ: t, 
 // New, or derived by an operation from values made by New.
 func (tv Value) Validated() bool { return tv.checked != unchecked }
 
+// String prints tv as its type's name (schema.Type.String) and its value
+// as JSON, for example `widget {"name":"web"}`; a Value without a type
+// prints `<no type>` before the value.
+func (tv Value) String() string {
+	name := "<no type>"
+	if tv.typ != nil {
+		name = tv.typ.String()
+	}
+	return name + " " + tv.val.String()
+}
+
 // Type returns the schema type.
 func (tv Value) Type() *schema.Type { return tv.typ }
 
