@@ -278,3 +278,41 @@ func TestConcurrentApply(t *testing.T) {
 		t.Error("the shared live object changed")
 	}
 }
+
+// TestZeroUpdater: a zero Updater behaves as NewUpdater() does, across
+// versions too (it used to panic on its nil converter).
+func TestZeroUpdater(t *testing.T) {
+	w := widget(t)
+	var zero merge.Updater
+	u := updater(t)
+	steps := []struct {
+		apply            bool
+		manager, version string
+		src              string
+	}{
+		{true, "kubectl", "v1", `{name: a, replicas: 1}`},
+		{false, "hpa", "v2", `{name: a, replicas: 3}`},
+		{true, "kubectl", "v2", `{name: b}`},
+	}
+	liveZ, liveN := obj(t, w, `null`), obj(t, w, `null`)
+	var mz, mn fieldpath.Managers
+	for i, s := range steps {
+		var errZ, errN error
+		if s.apply {
+			liveZ, mz, errZ = zero.Apply(liveZ, obj(t, w, s.src), s.version, mz, s.manager)
+			liveN, mn, errN = u.Apply(liveN, obj(t, w, s.src), s.version, mn, s.manager)
+		} else {
+			liveZ, mz, errZ = zero.Update(liveZ, obj(t, w, s.src), s.version, mz, s.manager)
+			liveN, mn, errN = u.Update(liveN, obj(t, w, s.src), s.version, mn, s.manager)
+		}
+		if (errZ == nil) != (errN == nil) || (errZ != nil && errZ.Error() != errN.Error()) {
+			t.Fatalf("step %d: zero Updater error %v, NewUpdater's %v", i, errZ, errN)
+		}
+		if !value.Equal(liveZ.Value(), liveN.Value()) || !mz.Equal(mn) {
+			t.Fatalf("step %d: zero Updater gives %v %v, NewUpdater %v %v", i, liveZ, mz, liveN, mn)
+		}
+	}
+	if len(mz) != 2 {
+		t.Errorf("managers after the steps: %v", mz)
+	}
+}

@@ -65,10 +65,20 @@ func Force() ApplyOption {
 }
 
 // Updater runs Update and Apply. Immutable after NewUpdater; safe for
-// concurrent use.
+// concurrent use. The zero Updater is usable: it treats every version as
+// the same and ignores no fields, as NewUpdater() does.
 type Updater struct {
 	conv    Converter
 	ignored map[string]*fieldpath.Set
+}
+
+// converter is the configured converter, or the identity for the zero
+// Updater.
+func (u *Updater) converter() Converter {
+	if u.conv == nil {
+		return identity{}
+	}
+	return u.conv
 }
 
 // NewUpdater returns an Updater configured by opts.
@@ -129,17 +139,17 @@ func (u *Updater) changeOwners(old, updated typed.Value, version string, manager
 		m := managers[name]
 		vc, ok := comparisons[m.APIVersion]
 		if !ok {
-			oldAt, err := u.conv.Convert(old, m.APIVersion)
+			oldAt, err := u.converter().Convert(old, m.APIVersion)
 			if err != nil {
-				if u.conv.IsMissingVersionError(err) {
+				if u.converter().IsMissingVersionError(err) {
 					delete(managers, name)
 					continue
 				}
 				return nil, fmt.Errorf("failed to convert old object: %w", err)
 			}
-			newAt, err := u.conv.Convert(updated, m.APIVersion)
+			newAt, err := u.converter().Convert(updated, m.APIVersion)
 			if err != nil {
-				if u.conv.IsMissingVersionError(err) {
+				if u.converter().IsMissingVersionError(err) {
 					delete(managers, name)
 					continue
 				}
@@ -266,9 +276,9 @@ func (u *Updater) reconcile(live typed.Value, managers fieldpath.Managers) (fiel
 	out := make(fieldpath.Managers, len(managers))
 	for _, name := range managers.Names() {
 		m := managers[name]
-		at, err := u.conv.Convert(live, m.APIVersion)
+		at, err := u.converter().Convert(live, m.APIVersion)
 		if err != nil {
-			if u.conv.IsMissingVersionError(err) {
+			if u.converter().IsMissingVersionError(err) {
 				continue
 			}
 			return nil, err
@@ -288,9 +298,9 @@ func (u *Updater) reconcile(live typed.Value, managers fieldpath.Managers) (fiel
 // prune removes from merged what manager applied last time (last) and no
 // longer applies, unless another manager owns it.
 func (u *Updater) prune(merged typed.Value, managers fieldpath.Managers, manager string, last fieldpath.VersionedSet) (typed.Value, error) {
-	at, err := u.conv.Convert(merged, last.APIVersion)
+	at, err := u.converter().Convert(merged, last.APIVersion)
 	if err != nil {
-		if u.conv.IsMissingVersionError(err) {
+		if u.converter().IsMissingVersionError(err) {
 			return merged, nil
 		}
 		return typed.Value{}, fmt.Errorf("failed to convert merged object to last applied version: %w", err)
@@ -303,7 +313,7 @@ func (u *Updater) prune(merged typed.Value, managers fieldpath.Managers, manager
 	if pruned, err = u.addBackDangling(at, pruned, last); err != nil {
 		return typed.Value{}, fmt.Errorf("failed add back dangling items: %w", err)
 	}
-	return u.conv.Convert(pruned, managers[manager].APIVersion)
+	return u.converter().Convert(pruned, managers[manager].APIVersion)
 }
 
 // addBackOwned puts back into pruned what any manager owns, version by
@@ -329,16 +339,16 @@ func (u *Updater) addBackOwned(merged, pruned typed.Value, prunedVersion string,
 }
 
 func (u *Updater) addBackOwnedAt(merged, pruned typed.Value, version string, owned *fieldpath.Set) (typed.Value, typed.Value, error) {
-	m, err := u.conv.Convert(merged, version)
+	m, err := u.converter().Convert(merged, version)
 	if err != nil {
-		if u.conv.IsMissingVersionError(err) {
+		if u.converter().IsMissingVersionError(err) {
 			return merged, pruned, nil
 		}
 		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to convert merged object at version %v: %w", version, err)
 	}
-	p, err := u.conv.Convert(pruned, version)
+	p, err := u.converter().Convert(pruned, version)
 	if err != nil {
-		if u.conv.IsMissingVersionError(err) {
+		if u.converter().IsMissingVersionError(err) {
 			return m, pruned, nil
 		}
 		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to convert pruned object at version %v: %w", version, err)
@@ -360,9 +370,9 @@ func (u *Updater) addBackOwnedAt(merged, pruned typed.Value, version string, own
 // addBackDangling puts back what merged has that neither the pruning nor
 // the last applied set accounts for.
 func (u *Updater) addBackDangling(merged, pruned typed.Value, last fieldpath.VersionedSet) (typed.Value, error) {
-	p, err := u.conv.Convert(pruned, last.APIVersion)
+	p, err := u.converter().Convert(pruned, last.APIVersion)
 	if err != nil {
-		if u.conv.IsMissingVersionError(err) {
+		if u.converter().IsMissingVersionError(err) {
 			return merged, nil
 		}
 		return typed.Value{}, fmt.Errorf("failed to convert pruned object to last applied version: %w", err)

@@ -56,6 +56,9 @@ func Compare(t *schema.Type, lhs, rhs value.Value) (*Comparison, error) {
 
 // compare runs a comparer with pooled scratch memory.
 func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool, added sizeHint) (*Comparison, error) {
+	if t == nil {
+		return nil, ErrNoType
+	}
 	b := getBufs()
 	w := comparer{skipShared: skipShared, path: b.path, sc: b.sc}
 	w.added.UseScratch(b.members[0], b.children[0])

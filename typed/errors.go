@@ -10,6 +10,10 @@ import (
 	"github.com/structmerge/structmerge/value"
 )
 
+// ErrNoType is returned by every operation given no type: a nil
+// *schema.Type, or the zero Value, which has none.
+var ErrNoType = errors.New("typed: no schema type (a nil *schema.Type or the zero typed.Value)")
+
 // ErrorKind classifies a problem found in a value.
 type ErrorKind uint8
 

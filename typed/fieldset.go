@@ -29,6 +29,9 @@ func addedSet(t *schema.Type, v value.Value, hint sizeHint) (*fieldpath.Set, err
 }
 
 func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fieldpath.Set, error) {
+	if t == nil {
+		return nil, ErrNoType
+	}
 	b := getBufs()
 	w := fieldSetter{path: b.path, sc: b.sc, all: all}
 	w.a.UseScratch(b.members[0], b.children[0])

@@ -18,6 +18,9 @@ func Merge(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
 
 // merge runs a merger with pooled scratch memory.
 func merge(t *schema.Type, lhs, rhs value.Value, lhsValid, rhsValid bool) (value.Value, error) {
+	if t == nil {
+		return value.Value{}, ErrNoType
+	}
 	b := getBufs()
 	w := merger{lhsValid: lhsValid, rhsValid: rhsValid, path: b.path, sc: b.sc}
 	out, err := w.run(t, lhs, rhs)

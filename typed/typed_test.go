@@ -1,6 +1,7 @@
 package typed_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -596,5 +597,27 @@ func TestValueString(t *testing.T) {
 	}
 	if got, want := fmt.Sprint(typed.Value{}), `<no type> null`; got != want {
 		t.Errorf("zero Value: got %s, want %s", got, want)
+	}
+}
+
+// TestNoType: every operation on the zero Value, or with a nil type, says
+// there is no type instead of reporting a schema problem.
+func TestNoType(t *testing.T) {
+	v := yv(t, `{name: web}`)
+	var zero typed.Value
+	ops := map[string]func() error{
+		"New":                 func() error { _, err := typed.New(nil, v); return err },
+		"Validate":            func() error { return typed.Validate(nil, v) },
+		"FieldSet":            func() error { _, err := typed.FieldSet(nil, v); return err },
+		"Compare":             func() error { _, err := typed.Compare(nil, v, v); return err },
+		"Merge":               func() error { _, err := typed.Merge(nil, v, v); return err },
+		"zero Value FieldSet": func() error { _, err := zero.FieldSet(); return err },
+		"zero Value Compare":  func() error { _, err := zero.Compare(zero); return err },
+		"zero Value Merge":    func() error { _, err := zero.Merge(zero); return err },
+	}
+	for name, op := range ops {
+		if err := op(); !errors.Is(err, typed.ErrNoType) {
+			t.Errorf("%s: %v, want ErrNoType", name, err)
+		}
 	}
 }

@@ -43,6 +43,9 @@ func validate(t *schema.Type, v value.Value, o validateOptions) error {
 
 // validateCounting validates v and estimates the size of its field set.
 func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHint, error) {
+	if t == nil {
+		return sizeHint{}, ErrNoType
+	}
 	if v.IsNull() {
 		// Nothing to walk into: no need for scratch memory.
 		w := validator{opts: o}
