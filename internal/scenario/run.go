@@ -26,6 +26,11 @@ type Result struct {
 	Where string
 	// Detail says what was expected and what happened, with diffs.
 	Detail string
+	// Final is the state after the last step when every step behaved as
+	// expected (the final expectations aside), so that a runner can
+	// write those expectations for a new scenario; FinalOK says it is set.
+	Final   State
+	FinalOK bool
 }
 
 // String formats the result the way RunPaths prints it: an `ok` line, or a
@@ -91,6 +96,7 @@ func Run(e Engine, f *File) Result {
 		}
 		state = out
 	}
+	r.Final, r.FinalOK = state, true
 	if f.Expect != nil {
 		if problems := checkState(t.CanonicalFields, f.Expect, state, false); len(problems) > 0 {
 			return r.fail(0, fmt.Sprintf("final expectations (line %d)", f.Expect.Line), "%s", strings.Join(problems, "\n"))
@@ -140,6 +146,7 @@ func runKubernetes(e Engine, f *File) Result {
 		}
 		state = out
 	}
+	r.Final, r.FinalOK = state, true
 	if f.Expect != nil {
 		if problems := checkState(nil, f.Expect, state, true); len(problems) > 0 {
 			return r.fail(0, fmt.Sprintf("final expectations (line %d)", f.Expect.Line), "%s", strings.Join(problems, "\n"))

@@ -3,7 +3,7 @@ package native_test
 import (
 	"encoding/json"
 	"errors"
-	"path/filepath"
+	"flag"
 	"sync"
 	"testing"
 
@@ -11,47 +11,9 @@ import (
 	"github.com/structmerge/structmerge/internal/scenario/native"
 )
 
-const kubeCorpus = "../../../testdata/scenarios/kubernetes"
-
-func kubeFiles(t *testing.T) []*scenario.File {
-	t.Helper()
-	paths, err := scenario.Files([]string{kubeCorpus})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*scenario.File
-	for _, p := range paths {
-		f, err := scenario.LoadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !f.Kubernetes {
-			t.Errorf("%s is not a Kubernetes scenario", p)
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// TestKubernetesCorpus runs every Kubernetes-flavour scenario on package
-// kube (the conformance module runs them on the API server's field
-// manager too).
-func TestKubernetesCorpus(t *testing.T) {
-	files := kubeFiles(t)
-	if len(files) < 40 {
-		t.Errorf("%d Kubernetes scenarios, want at least 40", len(files))
-	}
-	for _, f := range files {
-		name, _ := filepath.Rel(kubeCorpus, f.Path)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			if r := scenario.Run(native.Engine{}, f); !r.Passed {
-				t.Errorf("\n%s", r)
-			}
-		})
-	}
-}
+// The corpus itself runs in internal/scenario's TestCorpus; -rewrite is
+// accepted here too so that `go test ./internal/scenario/... -rewrite` runs.
+var _ = flag.Bool("rewrite", false, "see TestCorpus in internal/scenario")
 
 // TestKubernetesFailureReport checks that a Kubernetes scenario whose
 // expectation is wrong fails with a diff of managedFields.
