@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -251,13 +250,11 @@ func escapeTail(dst []byte, from int) []byte {
 			dst[w], dst[w+1] = '\\', c
 		default:
 			w -= 6
-			dst[w], dst[w+1], dst[w+2], dst[w+3], dst[w+4], dst[w+5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]
+			dst[w], dst[w+1], dst[w+2], dst[w+3], dst[w+4], dst[w+5] = '\\', 'u', '0', '0', jsonstr.HexDigits[c>>4], jsonstr.HexDigits[c&0xF]
 		}
 	}
 	return dst
 }
-
-const hexDigits = "0123456789abcdef"
 
 // appendKeyText escapes text for the inside of a JSON object key the way
 // structured-merge-diff's JSON writer does: only '"', '\\' and control
@@ -280,7 +277,7 @@ func appendKeyText[T string | []byte](dst []byte, s T) []byte {
 		case '\t':
 			dst = append(dst, '\\', 't')
 		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			dst = append(dst, '\\', 'u', '0', '0', jsonstr.HexDigits[c>>4], jsonstr.HexDigits[c&0xF])
 		}
 		start = i + 1
 	}
@@ -1062,71 +1059,20 @@ func (d *decoder) strEscaped(start, i int, key int) ([]byte, error) {
 			i++
 			continue
 		}
-		if i+1 >= len(data) {
-			break
+		nb, next, st := jsonstr.AppendEscape(b, data, i)
+		switch {
+		case st == jsonstr.EscapeOK:
+			b, i = nb, next
+			continue
+		case st == jsonstr.EscapeBadLetter:
+			return nil, d.errorf(i, key, "bad escape %s in string", describeByte(data[i+1]))
+		case st == jsonstr.EscapeBadHex || i+1 < len(data):
+			// A bad digit, or the input ends inside a \u escape.
+			return nil, d.errorf(i, key, "bad \\u escape in string")
 		}
-		switch e := data[i+1]; e {
-		case '"', '\\', '/':
-			b = append(b, e)
-			i += 2
-		case 'b':
-			b = append(b, '\b')
-			i += 2
-		case 'f':
-			b = append(b, '\f')
-			i += 2
-		case 'n':
-			b = append(b, '\n')
-			i += 2
-		case 'r':
-			b = append(b, '\r')
-			i += 2
-		case 't':
-			b = append(b, '\t')
-			i += 2
-		case 'u':
-			r, ok := hex4(data, i+2)
-			if !ok {
-				return nil, d.errorf(i, key, "bad \\u escape in string")
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if r2, ok := hex4(data, i+2); ok && i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						b = utf8.AppendRune(b, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			return nil, d.errorf(i, key, "bad escape %s in string", describeByte(e))
-		}
+		break
 	}
 	return nil, d.errorf(len(data), key, "unexpected end of input in string")
-}
-
-func hex4(data []byte, at int) (rune, bool) {
-	if at+4 > len(data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range data[at : at+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // skip reads and discards the JSON value at d.pos, checking its syntax.
@@ -1272,19 +1218,16 @@ func skipString(data []byte, pos int) (int, *SyntaxError) {
 		case c < 0x20:
 			return 0, &SyntaxError{Offset: i, Msg: "control character in string"}
 		case c == '\\':
-			if i+1 >= len(data) {
-				break
-			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if _, ok := hex4(data, i+2); !ok {
-					return 0, &SyntaxError{Offset: i, Msg: "bad \\u escape in string"}
-				}
-				i += 5
-			default:
+			next, st := jsonstr.SkipEscape(data, i)
+			switch {
+			case st == jsonstr.EscapeOK:
+				i = next - 1
+			case st == jsonstr.EscapeBadLetter:
 				return 0, &SyntaxError{Offset: i, Msg: "bad escape in string"}
+			case st == jsonstr.EscapeBadHex || i+1 < len(data):
+				return 0, &SyntaxError{Offset: i, Msg: "bad \\u escape in string"}
+			default:
+				i = len(data)
 			}
 		}
 	}

@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/structmerge/structmerge/internal/jsonstr"
 )
 
 // FromJSON decodes one JSON document into a Value.
@@ -378,53 +379,17 @@ func (d *jsonDecoder) strSlow(start, i int) (string, bool) {
 		case c == '\\':
 			copied = true
 			buf = append(buf, s[flushed:i]...)
-			if i+1 >= len(s) {
+			var st jsonstr.EscapeStatus
+			buf, i, st = jsonstr.AppendEscape(buf, s, i)
+			switch st {
+			case jsonstr.EscapeEOF:
 				d.failEOF()
 				return "", false
-			}
-			e := s[i+1]
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-				i += 2
-			case 'b':
-				buf = append(buf, '\b')
-				i += 2
-			case 'f':
-				buf = append(buf, '\f')
-				i += 2
-			case 'n':
-				buf = append(buf, '\n')
-				i += 2
-			case 'r':
-				buf = append(buf, '\r')
-				i += 2
-			case 't':
-				buf = append(buf, '\t')
-				i += 2
-			case 'u':
-				r, ok := d.hex4(i + 2)
-				if !ok {
-					return "", false
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					hi := r
-					r = utf8.RuneError
-					if i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-						// A following \u escape that does not complete a
-						// pair is decoded on its own on the next turn.
-						if r2, ok := d.peekHex4(i + 2); ok {
-							if dec := utf16.DecodeRune(hi, r2); dec != utf8.RuneError {
-								r = dec
-								i += 6
-							}
-						}
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				d.fail(i+1, nil, "invalid character "+quoteChar(e)+" in string escape code")
+			case jsonstr.EscapeBadLetter:
+				d.fail(i, nil, "invalid character "+quoteChar(s[i])+" in string escape code")
+				return "", false
+			case jsonstr.EscapeBadHex:
+				d.fail(i, nil, "invalid character "+quoteChar(s[i])+" in \\u hexadecimal character escape")
 				return "", false
 			}
 			flushed = i
@@ -448,52 +413,6 @@ func (d *jsonDecoder) strSlow(start, i int) (string, bool) {
 	}
 	d.failEOF()
 	return "", false
-}
-
-// hex4 decodes the four hex digits of a \u escape at s[i:].
-func (d *jsonDecoder) hex4(i int) (rune, bool) {
-	var r rune
-	for j := i; j < i+4; j++ {
-		if j >= len(d.s) {
-			d.failEOF()
-			return 0, false
-		}
-		h, ok := unhex(d.s[j])
-		if !ok {
-			d.fail(j, nil, "invalid character "+quoteChar(d.s[j])+" in \\u hexadecimal character escape")
-			return 0, false
-		}
-		r = r<<4 | h
-	}
-	return r, true
-}
-
-// peekHex4 is hex4 without errors or side effects.
-func (d *jsonDecoder) peekHex4(i int) (rune, bool) {
-	if i+4 > len(d.s) {
-		return 0, false
-	}
-	var r rune
-	for j := i; j < i+4; j++ {
-		h, ok := unhex(d.s[j])
-		if !ok {
-			return 0, false
-		}
-		r = r<<4 | h
-	}
-	return r, true
-}
-
-func unhex(c byte) (rune, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return rune(c - '0'), true
-	case 'a' <= c && c <= 'f':
-		return rune(c - 'a' + 10), true
-	case 'A' <= c && c <= 'F':
-		return rune(c - 'A' + 10), true
-	}
-	return 0, false
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -88,8 +88,6 @@ func appendFloat(dst []byte, f float64) []byte {
 	return dst
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendString appends s as a JSON string, escaped like encoding/json.
 func appendString(dst []byte, s string) []byte {
 	return jsonstr.Append(dst, s, jsonstr.EncodingJSON)

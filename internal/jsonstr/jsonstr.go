@@ -18,7 +18,8 @@ const (
 	SMD
 )
 
-const hexDigits = "0123456789abcdef"
+// HexDigits are the digits of a \u escape, as the writers here use them.
+const HexDigits = "0123456789abcdef"
 
 // safe marks the ASCII bytes that stand for themselves inside a string:
 // HTML-significant characters are escaped, as both writers do by default.
@@ -60,7 +61,7 @@ func Append(dst []byte, s string, style Style) []byte {
 			case c == '\t':
 				dst = append(dst, '\\', 't')
 			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				dst = append(dst, '\\', 'u', '0', '0', HexDigits[c>>4], HexDigits[c&0xF])
 			}
 			i++
 			start = i
@@ -73,7 +74,7 @@ func Append(dst []byte, s string, style Style) []byte {
 			dst = append(dst, `\ufffd`...)
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			dst = append(dst, '\\', 'u', '2', '0', '2', HexDigits[r&0xF])
 		default:
 			i += size
 			continue

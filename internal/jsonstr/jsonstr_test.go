@@ -16,3 +16,68 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("SMD style = %s", got)
 	}
 }
+
+// unquote reads a JSON string body (no quotes, no control characters) with
+// AppendEscape for its escapes, as the decoders do.
+func unquote(body string) (string, bool) {
+	var out []byte
+	for i := 0; i < len(body); {
+		if body[i] != '\\' {
+			out = append(out, body[i])
+			i++
+			continue
+		}
+		next, st := SkipEscape(body, i)
+		var got []byte
+		var next2 int
+		var st2 EscapeStatus
+		got, next2, st2 = AppendEscape(out, body, i)
+		if st != st2 || (st == EscapeOK && next > next2) {
+			// SkipEscape reads the escape alone; AppendEscape may also read
+			// the low half of a surrogate pair after it.
+			panic("SkipEscape and AppendEscape disagree on " + body)
+		}
+		if st2 != EscapeOK {
+			return "", false
+		}
+		out, i = got, next2
+	}
+	return string(out), true
+}
+
+func TestAppendEscapeMatchesEncodingJSON(t *testing.T) {
+	for _, body := range []string{
+		``, `plain`, `\"\\\/\b\f\n\r\t`, `\u00e9\u65e5`, `\u0000`, `\uD83D\uDE00`, `\uD83D`, `\uDE00`,
+		`\uD83Dx`, `\uD83D\u0041`, `\uD83D\uD83D\uDE00`, `\uD83D\`, `\uD83D\u12`, `\uD83D\uZZZZ`,
+		`\x`, `\`, `\u`, `\u12`, `\u12G4`, `\U0041`, `a\u0041b`, `\uFFFF`,
+	} {
+		var want string
+		werr := json.Unmarshal([]byte(`"`+body+`"`), &want)
+		got, ok := unquote(body)
+		if ok != (werr == nil) || (ok && got != want) {
+			t.Errorf("%s: got %q %v, encoding/json %q %v", body, got, ok, want, werr)
+		}
+	}
+}
+
+func TestEscapeStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		at   int
+		st   EscapeStatus
+		next int
+	}{
+		{`\n`, 0, EscapeOK, 2},
+		{`ab\`, 2, EscapeEOF, 3},
+		{`\q`, 0, EscapeBadLetter, 1},
+		{`\u12`, 0, EscapeEOF, 4},
+		{`\u1x34`, 0, EscapeBadHex, 3},
+		{`\u0041`, 0, EscapeOK, 6},
+		{`\ud83d\ude00!`, 0, EscapeOK, 12},
+	} {
+		_, next, st := AppendEscape(nil, []byte(tc.in), tc.at)
+		if st != tc.st || next != tc.next {
+			t.Errorf("AppendEscape(%q, %d) = %d, %v; want %d, %v", tc.in, tc.at, next, st, tc.next, tc.st)
+		}
+	}
+}
