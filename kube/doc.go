@@ -54,7 +54,8 @@
 //     server's scale handler does it.
 //   - Errors: conflicts are a *ConflictError whose message is the API
 //     server's and whose Conflicts say who owns what, with the live and
-//     the desired value; a malformed request is a *BadRequestError;
+//     the desired value; a malformed request is a *BadRequestError
+//     (errors.Is ErrConflict and ErrBadRequest tell the two apart);
 //     managedFields that cannot be decoded fail an apply and are dropped
 //     by an update.
 //

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -8,6 +9,14 @@ import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/value"
+)
+
+// The kinds of error the field manager returns, for errors.Is: every
+// *BadRequestError is an ErrBadRequest and every *ConflictError an
+// ErrConflict (errors.As gives the details).
+var (
+	ErrBadRequest = errors.New("bad request")
+	ErrConflict   = errors.New("apply conflict")
 )
 
 // BadRequestError is a request the API server rejects as malformed (HTTP
@@ -18,6 +27,9 @@ type BadRequestError struct {
 }
 
 func (e *BadRequestError) Error() string { return e.Message }
+
+// Is reports whether target is ErrBadRequest.
+func (e *BadRequestError) Is(target error) bool { return target == ErrBadRequest }
 
 // Conflict is one field an apply would change although another manager
 // owns it.
@@ -55,6 +67,9 @@ type ConflictError struct {
 	// them: by owner, then by path.
 	Conflicts []Conflict
 }
+
+// Is reports whether target is ErrConflict.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // Error returns the API server's message: `Apply failed with 1 conflict:
 // conflict with "m" using apps/v1: .spec.replicas`, or for several, one

@@ -141,6 +141,9 @@ func TestConflictError(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a *ConflictError, got %v", err)
 	}
+	if !errors.Is(err, kube.ErrConflict) || errors.Is(err, kube.ErrBadRequest) {
+		t.Errorf("errors.Is ErrConflict %v, ErrBadRequest %v", errors.Is(err, kube.ErrConflict), errors.Is(err, kube.ErrBadRequest))
+	}
 	want := "Apply failed with 2 conflicts: conflicts with \"hpa\" using apps/v1:\n- .spec.replicas\nconflicts with \"kubectl\":\n- .spec.template.spec.containers[name=\"web\"].image"
 	if err.Error() != want {
 		t.Errorf("message:\n got %q\nwant %q", err.Error(), want)
@@ -204,10 +207,13 @@ func TestBadRequests(t *testing.T) {
 		if !errors.As(err, &bre) || err.Error() != tt.want {
 			t.Errorf("%s: got %v, want a *BadRequestError %q", tt.name, err, tt.want)
 		}
+		if !errors.Is(err, kube.ErrBadRequest) || errors.Is(err, kube.ErrConflict) {
+			t.Errorf("%s: errors.Is ErrBadRequest %v, ErrConflict %v", tt.name, errors.Is(err, kube.ErrBadRequest), errors.Is(err, kube.ErrConflict))
+		}
 	}
 	// Not bad requests, but errors all the same.
 	if _, err := m.Apply(live, yv(t, `{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {template: {spec: {containers: [{name: a}, {name: a}]}}}}`), "x"); err == nil ||
-		err.Error() != `failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="a"]` {
+		err.Error() != `failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="a"]` || errors.Is(err, kube.ErrBadRequest) {
 		t.Errorf("duplicate keys: %v", err)
 	}
 	if _, err := m.Apply(value.Value{}, yv(t, `{apiVersion: example.com/v1, kind: Gadget, metadata: {name: g}}`), "x"); err == nil || !strings.Contains(err.Error(), "no corresponding type for example.com/v1, Kind=Gadget") {
