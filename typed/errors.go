@@ -49,6 +49,10 @@ func (k ErrorKind) String() string {
 	return "error"
 }
 
+// Error makes a kind usable with errors.Is: errors.Is(err, DuplicateKey)
+// reports whether err holds a problem of that kind, as HasKind does.
+func (k ErrorKind) Error() string { return k.String() }
+
 // Error is one problem at one place of a value.
 type Error struct {
 	Path    fieldpath.Path
@@ -63,6 +67,13 @@ func (e *Error) Error() string {
 		return e.Message
 	}
 	return p + ": " + e.Message
+}
+
+// Is reports whether target is e's kind, so that errors.Is(err,
+// DuplicateKey) finds a problem of that kind.
+func (e *Error) Is(target error) bool {
+	k, ok := target.(ErrorKind)
+	return ok && k == e.Kind
 }
 
 // Errors is every problem found by one operation, sorted by path.
@@ -91,20 +102,9 @@ func (errs Errors) Unwrap() []error {
 	return out
 }
 
-// HasKind reports whether err holds a problem of the given kind.
-func HasKind(err error, k ErrorKind) bool {
-	var errs Errors
-	if errors.As(err, &errs) {
-		for _, e := range errs {
-			if e.Kind == k {
-				return true
-			}
-		}
-		return false
-	}
-	var e *Error
-	return errors.As(err, &e) && e.Kind == k
-}
+// HasKind reports whether err holds a problem of the given kind; it is
+// errors.Is(err, k).
+func HasKind(err error, k ErrorKind) bool { return errors.Is(err, k) }
 
 // errorList collects problems during a walk.
 type errorList struct {

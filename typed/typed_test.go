@@ -109,6 +109,21 @@ func TestValidate(t *testing.T) {
 			if tc.kind != 0 && !typed.HasKind(err, tc.kind) {
 				t.Errorf("error %v is not of kind %v", err, tc.kind)
 			}
+			// errors.Is sees the kind through wrapping, and only that kind
+			// among those the error holds.
+			wrapped := fmt.Errorf("wrapped: %w", err)
+			for k := typed.WrongKind; k <= typed.SchemaProblem; k++ {
+				var holds bool
+				var errs typed.Errors
+				if errors.As(err, &errs) {
+					for _, e := range errs {
+						holds = holds || e.Kind == k
+					}
+				}
+				if errors.Is(wrapped, k) != holds {
+					t.Errorf("errors.Is(%v, %v) = %v", err, k, !holds)
+				}
+			}
 		})
 	}
 }
