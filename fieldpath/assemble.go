@@ -102,47 +102,36 @@ func (a *Assembler) Close(l Level) *Set {
 	return a.pop(l, ms, cs)
 }
 
-// CloseInOrder is Close for a node whose entries were added in order and
-// without repeats (members sorted by Compare, children by element, as a
-// walk over a map's fields or a list's sorted items adds them): it does not
-// check. Entries out of order make a set whose lookups and operations are
-// wrong.
-func (a *Assembler) CloseInOrder(l Level) *Set {
-	return a.pop(l, a.members[l.m:], a.children[l.c:])
+// closeInOrder is Close for a node whose entries are in order and without
+// repeats (Unchecked.CloseInOrder).
+func (a *Assembler) closeInOrder(l Level) *Set {
+	ms, cs := a.members[l.m:], a.children[l.c:]
+	checkEntries(ms, cs)
+	return a.pop(l, ms, cs)
 }
 
-// Room returns empty slices with room for the given numbers of members and
-// children, in the memory a set is made of: a walk that knows a node's
-// entries in advance (the items of a list, once they are sorted) appends
-// them there, in order and without repeats, and makes the set with
-// SetOf, instead of adding them to the stacks, which Close would copy them
-// out of. Nodes may be opened and closed in between.
-func (a *Assembler) Room(members, children int) ([]PathElement, []Child) {
-	return a.arena.room(members, children)
-}
-
-// SetOf returns the set whose entries are members and children (nil when
-// there are none), which must be in order and without repeats, as for
-// CloseInOrder. The set keeps both slices (from Room or elsewhere): they
-// must not be changed afterwards.
-func (a *Assembler) SetOf(members []PathElement, children []Child) *Set {
+// setOf makes a set of entries in order (Unchecked.SetOf).
+func (a *Assembler) setOf(members []PathElement, children []Child) *Set {
 	if len(members) == 0 && len(children) == 0 {
 		return nil
 	}
+	checkEntries(members, children)
 	return a.arena.owning(members, children)
 }
 
-// CloseInOrderLike is CloseInOrder returning prev instead of a new set when
-// the node's entries are prev's: equal members, and children with equal
-// elements and the same sets (sets are immutable, so one can stand for
-// many). A walk over a list passes the set of the item before, so that
-// items with the same fields share one set. prev may be nil.
-func (a *Assembler) CloseInOrderLike(l Level, prev *Set) *Set {
-	return a.popLike(l, a.members[l.m:], a.children[l.c:], prev)
+// closeInOrderLike is closeInOrder returning prev when the entries are
+// prev's (Unchecked.CloseInOrderLike).
+func (a *Assembler) closeInOrderLike(l Level, prev *Set) *Set {
+	ms, cs := a.members[l.m:], a.children[l.c:]
+	checkEntries(ms, cs)
+	return a.popLike(l, ms, cs, prev)
 }
 
 // CloseLike is Close returning prev instead of a new set when the node's
-// entries are prev's, as CloseInOrderLike.
+// entries are prev's: equal members, and children with equal elements and
+// the same sets (sets are immutable, so one can stand for many). A walk
+// over a list passes the set of the item before, so that items with the
+// same fields share one set. prev may be nil.
 func (a *Assembler) CloseLike(l Level, prev *Set) *Set {
 	ms, cs := a.members[l.m:], a.children[l.c:]
 	if !membersInOrder(ms) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
+	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -144,7 +145,7 @@ func TestAssemblerRoom(t *testing.T) {
 		}
 		// Spare room, as a walk over a list leaves when items repeat.
 		spare := r.IntN(3)
-		ms, cs := a.Room(len(s.Members())+spare, len(s.Children())+spare)
+		ms, cs := fieldpath.Unchecked.Room(seal.Allow, &a, len(s.Members())+spare, len(s.Children())+spare)
 		gotOther := assemble(&a, other, r, false)
 		for _, m := range s.Members() {
 			ms = append(ms, m)
@@ -153,7 +154,7 @@ func TestAssemblerRoom(t *testing.T) {
 			// Children assembled after the room was taken.
 			cs = append(cs, fieldpath.Child{Element: c.Element, Set: assemble(&a, c.Set, r, false)})
 		}
-		got := a.SetOf(ms, cs)
+		got := fieldpath.Unchecked.SetOf(seal.Allow, &a, ms, cs)
 		if !got.Equal(s) || got.Size() != s.Size() {
 			t.Fatalf("set %d: made in place\n%v (size %d)\nwant\n%v (size %d)", i, got, got.Size(), s, s.Size())
 		}
@@ -162,8 +163,8 @@ func TestAssemblerRoom(t *testing.T) {
 		}
 	}
 	var a fieldpath.Assembler
-	ms, cs := a.Room(0, 4)
-	if got := a.SetOf(ms, cs); got != nil {
+	ms, cs := fieldpath.Unchecked.Room(seal.Allow, &a, 0, 4)
+	if got := fieldpath.Unchecked.SetOf(seal.Allow, &a, ms, cs); got != nil {
 		t.Errorf("SetOf of no entries = %v, want nil", got)
 	}
 }

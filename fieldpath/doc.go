@@ -19,8 +19,16 @@
 // Sets are persistent: an operation builds its result from the unchanged
 // subtrees of its inputs, and returns an input itself when the result equals
 // it (a union with a subset, a difference with a disjoint set, ...), without
-// allocating. A Builder builds a set from many paths at once; ParseFieldsV1
+// allocating. A Builder builds a set from many paths at once; an
+// Assembler builds sets bottom up for walks over trees (Open, AddMember,
+// AddChild, Close), allocating them from a few blocks; ParseFieldsV1
 // allocates the nodes of a set in a few large chunks.
+//
+// The Assembler's faster operations that trust their caller to add entries
+// in order (Unchecked: CloseInOrder, CloseInOrderLike, Room, SetOf) serve
+// package typed's walks. They take a token that only this module can name,
+// so no caller outside it can build a broken Set; a build with the race
+// detector or the `invariants` tag checks every set they make.
 //
 // # Concurrency
 //

@@ -49,3 +49,7 @@ func CountNodesForTest(s *Set) (nodes, distinct int) {
 	walk(s)
 	return nodes, distinct
 }
+
+// InvariantsChecked tells the tests whether this build checks the sets the
+// Unchecked operations make.
+const InvariantsChecked = invariants

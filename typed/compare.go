@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -460,7 +461,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	var ms [3][]fieldpath.PathElement
 	var cs [3][]fieldpath.Child
 	for k := range 3 {
-		ms[k], cs[k] = w.assembler(k).Room(members[k], children[k])
+		ms[k], cs[k] = fieldpath.Unchecked.Room(seal.Allow, w.assembler(k), members[k], children[k])
 	}
 	for e := range entries {
 		var pe fieldpath.PathElement
@@ -481,7 +482,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 		}
 	}
 	for k := range 3 {
-		w.list[k] = w.assembler(k).SetOf(ms[k], cs[k])
+		w.list[k] = fieldpath.Unchecked.SetOf(seal.Allow, w.assembler(k), ms[k], cs[k])
 	}
 	w.listDone = true
 }

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -76,7 +77,7 @@ func (w *fieldSetter) close(l fieldpath.Level) *fieldpath.Set {
 		w.list, w.listDone = nil, false
 		return s
 	}
-	return w.a.CloseInOrder(l)
+	return fieldpath.Unchecked.CloseInOrder(seal.Allow, &w.a, l)
 }
 
 // walk adds the entries of v to the open node and reports whether v's own
@@ -148,14 +149,14 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		if w.listDone {
 			subs[i] = w.close(lv)
 		} else {
-			subs[i] = w.a.CloseInOrderLike(lv, prev)
+			subs[i] = fieldpath.Unchecked.CloseInOrderLike(seal.Allow, &w.a, lv, prev)
 		}
 		prev = subs[i]
 		w.path = w.path[:len(w.path)-1]
 	}
 	// The list's node is made in place: a long list's entries would
 	// otherwise be copied from the stacks into the set.
-	ms, cs := w.a.Room(len(idx.order), len(idx.order))
+	ms, cs := fieldpath.Unchecked.Room(seal.Allow, &w.a, len(idx.order), len(idx.order))
 	for _, p := range idx.order {
 		i := int(p)
 		if idx.hasDuplicates(i) {
@@ -170,5 +171,5 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		}
 		ms = append(ms, pes[i])
 	}
-	w.list, w.listDone = w.a.SetOf(ms, cs), true
+	w.list, w.listDone = fieldpath.Unchecked.SetOf(seal.Allow, &w.a, ms, cs), true
 }

@@ -1,0 +1,12 @@
+//go:build !invariants && !race
+
+package fieldpath
+
+// checkEntries checks nothing in a normal build: the callers of the
+// Assembler's unchecked operations are the walks of package typed, whose
+// tests run in the checking build (go test -race, or -tags invariants).
+func checkEntries([]PathElement, []Child) {}
+
+// invariants reports whether this build checks the sets the Unchecked
+// operations make.
+const invariants = false
