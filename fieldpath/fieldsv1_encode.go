@@ -1,0 +1,324 @@
+package fieldpath
+
+import (
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/structmerge/structmerge/internal/jsonstr"
+	"github.com/structmerge/structmerge/value"
+)
+
+// The FieldsV1 encoder: MarshalFieldsV1 and the escaping of keys and
+// values as structured-merge-diff writes them.
+
+// MarshalFieldsV1 returns the FieldsV1 JSON encoding of s, byte for byte what
+// structured-merge-diff's Set.ToJSON produces for the same set. The empty set
+// is {}.
+//
+// Values are written as that encoder writes them: strings in values are
+// HTML-escaped (\u003c for <), object keys are not, and floats in exponent
+// form keep a two-digit exponent (1e-07). A NaN or infinite float, which
+// JSON cannot hold (and for which structured-merge-diff fails), is written
+// as null; a zero PathElement is written as the key "".
+func (s *Set) MarshalFieldsV1() []byte {
+	// The length is not known before writing (members take from 10 to 40
+	// bytes), so the text is written into pooled memory and copied out into
+	// a result of its exact size: a larger guess costs more, in allocation
+	// and clearing, than the copy.
+	bp := encodePool.Get().(*[]byte)
+	buf := s.AppendFieldsV1((*bp)[:0])
+	out := make([]byte, len(buf))
+	copy(out, buf)
+	if cap(buf) <= maxPooledEncode {
+		*bp = buf[:0] // bytes only: nothing to clear
+		encodePool.Put(bp)
+	}
+	return out
+}
+
+// encodePool holds MarshalFieldsV1's buffers, of at most maxPooledEncode
+// bytes.
+var encodePool = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledEncode = 1 << 20
+
+// AppendFieldsV1 appends the FieldsV1 encoding of s (see MarshalFieldsV1) to
+// dst and returns the extended slice.
+func (s *Set) AppendFieldsV1(dst []byte) []byte {
+	dst = append(dst, '{')
+	dst = appendContents(dst, s, false)
+	return append(dst, '}')
+}
+
+// appendContents writes the entries of node s: "." first when self is true,
+// then members and children merged in element order.
+func appendContents(dst []byte, s *Set, self bool) []byte {
+	if s.Empty() {
+		return dst
+	}
+	first := true
+	if self {
+		dst = append(dst, `".":{}`...)
+		first = false
+	}
+	m, c := s.ms(), s.cs()
+	i, j := 0, 0
+	for i < len(m) || j < len(c) {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		var d int
+		switch {
+		case i >= len(m):
+			d = 1
+		case j >= len(c):
+			d = -1
+		default:
+			d = m[i].Compare(c[j].Element)
+		}
+		if d < 0 {
+			dst = appendKey(dst, m[i])
+			dst = append(dst, ":{}"...)
+			i++
+			continue
+		}
+		dst = appendKey(dst, c[j].Element)
+		dst = append(dst, ":{"...)
+		dst = appendContents(dst, c[j].Set, d == 0)
+		dst = append(dst, '}')
+		if d == 0 {
+			i++
+		}
+		j++
+	}
+	return dst
+}
+
+// appendKey writes the serialized path element as a JSON object key.
+func appendKey(dst []byte, pe PathElement) []byte {
+	switch pe.Kind() {
+	case FieldNameKind:
+		dst = append(dst, `"f:`...)
+		dst = appendKeyText(dst, pe.name())
+		return append(dst, '"')
+	case IndexKind:
+		dst = append(dst, `"i:`...)
+		dst = strconv.AppendInt(dst, int64(pe.Index()), 10)
+		return append(dst, '"')
+	case KeyKind:
+		if out, ok := appendPlainKey(dst, pe.key()); ok {
+			return out
+		}
+		return appendEscapedKey(dst, pe.key())
+	case ValueKind:
+		dst = append(dst, '"')
+		raw := len(dst)
+		dst = append(dst, "v:"...)
+		dst = appendValueJSON(dst, *pe.value())
+		dst = escapeTail(dst, raw)
+		return append(dst, '"')
+	}
+	return append(dst, `""`...)
+}
+
+// appendEscapedKey writes the key of a KeyKind element: its JSON, escaped
+// for a JSON string.
+func appendEscapedKey(dst []byte, fields []value.Field) []byte {
+	dst = append(dst, '"')
+	raw := len(dst)
+	dst = append(dst, "k:{"...)
+	for i, f := range fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '"')
+		dst = appendKeyText(dst, f.Name)
+		dst = append(dst, `":`...)
+		dst = appendValueJSON(dst, f.Value)
+	}
+	dst = append(dst, '}')
+	dst = escapeTail(dst, raw)
+	return append(dst, '"')
+}
+
+// appendPlainKey writes the key of a KeyKind element whose field names and
+// values need no escaping, neither in the key's JSON nor in the JSON string
+// that holds it (names and strings of printable ASCII other than '"', '\\'
+// and the characters structured-merge-diff escapes in values, and numbers,
+// booleans and null), straight into its escaped form. It reports false,
+// and writes nothing, for any other key.
+func appendPlainKey(dst []byte, fields []value.Field) ([]byte, bool) {
+	start := len(dst)
+	dst = append(dst, `"k:{`...)
+	for i, f := range fields {
+		if plainPrefix(f.Name) != len(f.Name) {
+			return dst[:start], false
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `\"`...)
+		dst = append(dst, f.Name...)
+		dst = append(dst, `\":`...)
+		switch f.Value.Kind() {
+		case value.String:
+			str := f.Value.AsString()
+			if !plainValueString(str) {
+				return dst[:start], false
+			}
+			dst = append(dst, `\"`...)
+			dst = append(dst, str...)
+			dst = append(dst, `\"`...)
+		case value.Null, value.Bool, value.Int, value.Float:
+			dst = appendValueJSON(dst, f.Value) // digits, letters, '.', '+', '-'
+		default:
+			return dst[:start], false
+		}
+	}
+	return append(dst, `}"`...), true
+}
+
+// plainValueString reports whether s is written in JSON as it is, between
+// quotes, by appendValueString, and needs no escaping in a key either.
+func plainValueString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyEscapeExtra says how many bytes appendKeyText adds to escape c.
+func keyEscapeExtra(c byte) int {
+	switch {
+	case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+		return 1
+	case c < 0x20:
+		return 5
+	}
+	return 0
+}
+
+// escapeTail escapes dst[from:] in place as appendKeyText would, growing dst
+// and filling it from the end.
+func escapeTail(dst []byte, from int) []byte {
+	extra := 0
+	for _, c := range dst[from+plainPrefix(dst[from:]):] {
+		extra += keyEscapeExtra(c)
+	}
+	if extra == 0 {
+		return dst
+	}
+	r := len(dst)
+	dst = append(dst, make([]byte, extra)...)
+	w := len(dst)
+	for r > from {
+		r--
+		c := dst[r]
+		switch keyEscapeExtra(c) {
+		case 0:
+			w--
+			dst[w] = c
+			continue
+		case 1:
+			switch c {
+			case '\n':
+				c = 'n'
+			case '\r':
+				c = 'r'
+			case '\t':
+				c = 't'
+			}
+			w -= 2
+			dst[w], dst[w+1] = '\\', c
+		default:
+			w -= 6
+			dst[w], dst[w+1], dst[w+2], dst[w+3], dst[w+4], dst[w+5] = '\\', 'u', '0', '0', jsonstr.HexDigits[c>>4], jsonstr.HexDigits[c&0xF]
+		}
+	}
+	return dst
+}
+
+// appendKeyText escapes text for the inside of a JSON object key the way
+// structured-merge-diff's JSON writer does: only '"', '\\' and control
+// characters are escaped; other bytes, even invalid UTF-8, are copied.
+func appendKeyText[T string | []byte](dst []byte, s T) []byte {
+	start := 0
+	for i := plainPrefix(s); i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', jsonstr.HexDigits[c>>4], jsonstr.HexDigits[c&0xF])
+		}
+		start = i + 1
+	}
+	return append(dst, s[start:]...)
+}
+
+// appendValueString writes s as a JSON string the way structured-merge-diff
+// writes string values: HTML-significant characters, U+2028 and U+2029 are
+// escaped and invalid UTF-8 becomes \ufffd.
+func appendValueString(dst []byte, s string) []byte {
+	return jsonstr.Append(dst, s, jsonstr.SMD)
+}
+
+// appendValueJSON writes v as structured-merge-diff writes the values of k:
+// and v: keys.
+func appendValueJSON(dst []byte, v value.Value) []byte {
+	switch v.Kind() {
+	case value.Null:
+		return append(dst, "null"...)
+	case value.Bool:
+		return strconv.AppendBool(dst, v.AsBool())
+	case value.Int:
+		return strconv.AppendInt(dst, v.AsInt(), 10)
+	case value.Float:
+		f := v.AsFloat()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return append(dst, "null"...)
+		}
+		format := byte('f')
+		if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+			format = 'e'
+		}
+		return strconv.AppendFloat(dst, f, format, -1, 64)
+	case value.String:
+		return appendValueString(dst, v.AsString())
+	case value.List:
+		dst = append(dst, '[')
+		for i, it := range v.Items() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValueJSON(dst, it)
+		}
+		return append(dst, ']')
+	case value.Map:
+		dst = append(dst, '{')
+		for i, f := range v.Fields() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValueString(dst, f.Name)
+			dst = append(dst, ':')
+			dst = appendValueJSON(dst, f.Value)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
