@@ -30,6 +30,13 @@
 // so no caller outside it can build a broken Set; a build with the race
 // detector or the `invariants` tag checks every set they make.
 //
+// # Unsafe and pools
+//
+// repr.go holds every use of package unsafe (a path element is two words,
+// a set node 32 bytes; pointers only ever point into immutable data), and
+// pools.go the two pools of scratch memory (FieldsV1 encoding and decoding),
+// which are cleared before reuse and never reachable from a result.
+//
 // # Concurrency
 //
 // PathElement, Set and everything reachable from a Set are immutable after

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/structmerge/structmerge/value"
 )
@@ -45,30 +44,6 @@ func (k ElementKind) String() string {
 	return "invalid"
 }
 
-// PathElement is one step of a Path: a field name, an associative-list key,
-// a set member value or a list index.
-//
-// PathElement is immutable; safe for concurrent use. It is a small value type
-// (16 bytes: a pointer and a tagged word; a field name costs nothing beyond
-// its string) and is compared
-// with Equal or Compare, not with ==. The zero PathElement is invalid; it
-// sorts after every valid element and prints as "{{invalid path element}}".
-type PathElement struct {
-	// The kind is in the low two bits of n (the tag), the rest of n is a
-	// length or an index:
-	//   field name: tag fieldTag, ptr is the name's bytes, n>>2 its length
-	//   key:        tag keyTag, ptr is the first of n>>2 key fields
-	//               (emptyKey when there are none)
-	//   value:      tag valueTag, ptr is a *value.Value
-	//   index:      tag 0, ptr == indexTag(), n>>2 is the index; an index
-	//               that does not fit in n>>2 (beyond ±2^61) is boxed:
-	//               ptr is an *int, n == 0
-	//   invalid:    ptr == nil, n == 0
-	// A pointer into a string or a slice keeps all of it alive.
-	ptr unsafe.Pointer
-	n   int
-}
-
 const (
 	tagBits  = 2
 	tagMask  = 1<<tagBits - 1
@@ -84,20 +59,13 @@ var (
 	emptyKey      [1]value.Field
 )
 
-func indexTag() unsafe.Pointer { return unsafe.Pointer(&indexSentinel) }
-
 // FieldName returns a path element that selects the field name of a map.
 func FieldName(name string) PathElement {
-	return PathElement{ptr: unsafe.Pointer(unsafe.StringData(name)), n: len(name)<<tagBits | fieldTag}
+	return fieldElement(name)
 }
 
 // isField reports whether e is a field name.
 func (e PathElement) isField() bool { return e.n&tagMask == fieldTag }
-
-// name returns the name of a field element.
-func (e PathElement) name() string {
-	return unsafe.String((*byte)(e.ptr), e.n>>tagBits)
-}
 
 // Key returns a path element that selects the item of an associative list
 // whose key fields have the given values. Key takes ownership of fields: it
@@ -112,10 +80,7 @@ func Key(fields []value.Field) PathElement {
 
 // keyElement builds a KeyKind element from fields already sorted by name.
 func keyElement(fields []value.Field) PathElement {
-	if len(fields) == 0 {
-		return PathElement{ptr: unsafe.Pointer(&emptyKey[0]), n: keyTag}
-	}
-	return PathElement{ptr: unsafe.Pointer(unsafe.SliceData(fields)), n: len(fields)<<tagBits | keyTag}
+	return keyFieldsElement(fields)
 }
 
 func keySorted(fields []value.Field) bool {
@@ -198,16 +163,12 @@ func MemberValue(v value.Value) PathElement {
 	return valueElement(p)
 }
 
-func valueElement(p *value.Value) PathElement {
-	return PathElement{ptr: unsafe.Pointer(p), n: valueTag}
-}
-
 // Index returns a path element that selects item i of an atomic list.
 func Index(i int) PathElement {
 	if i < math.MinInt>>tagBits || i > math.MaxInt>>tagBits {
 		p := new(int)
 		*p = i
-		return PathElement{ptr: unsafe.Pointer(p)}
+		return boxedIndex(p)
 	}
 	return PathElement{ptr: indexTag(), n: i << tagBits}
 }
@@ -243,11 +204,6 @@ func (e PathElement) Key() []value.Field {
 		return nil
 	}
 	return e.key()
-}
-
-// key returns the fields of a KeyKind element.
-func (e PathElement) key() []value.Field {
-	return unsafe.Slice((*value.Field)(e.ptr), e.n>>tagBits)
 }
 
 // Value returns the value of a ValueKind element, else null.

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/structmerge/structmerge/value"
@@ -51,7 +50,7 @@ const (
 )
 
 func parseFieldsV1(data []byte, mode decodeMode) (*Set, error) {
-	sc := decodePool.Get().(*decodeScratch)
+	sc := getDecodeScratch()
 	d := decoder{data: data, mode: mode, buf: sc.buf, buf2: sc.buf2, keyStack: sc.keyStack, members: sc.members, children: sc.children,
 		names: internTable[string]{slots: sc.names[:cap(sc.names)]}, nodes: internTable[*Set]{slots: sc.nodes[:cap(sc.nodes)]}}
 	s, err := d.parse()
@@ -74,45 +73,6 @@ func (d *decoder) parse() (*Set, error) {
 		return nil, d.errorf(d.pos, -1, "unexpected data after the top-level object")
 	}
 	return s, nil
-}
-
-// decodeScratch is a decoder's working memory, reused through a pool: the
-// stacks of the nodes being read, the buffers for escaped text and the
-// tables of the names and nodes read so far. Nothing in it is reachable
-// from a parsed set (whose nodes, names and key values live in the
-// decoder's arenas), and put clears it before it goes back.
-type decodeScratch struct {
-	buf, buf2 []byte
-	keyStack  []value.Field
-	members   []PathElement
-	children  []Child
-	names     []internSlot[string]
-	nodes     []internSlot[*Set]
-}
-
-var decodePool = sync.Pool{New: func() any { return new(decodeScratch) }}
-
-// maxPooledScratch is the largest stack, in entries, kept for reuse.
-const maxPooledScratch = 1 << 16
-
-// put takes d's (possibly grown) scratch, clears it and returns it to the
-// pool.
-func (sc *decodeScratch) put(d *decoder) {
-	sc.buf, sc.buf2 = reuse(d.buf), reuse(d.buf2)
-	sc.keyStack, sc.members, sc.children = reuse(d.keyStack), reuse(d.members), reuse(d.children)
-	sc.names, sc.nodes = reuse(d.names.slots), reuse(d.nodes.slots)
-	decodePool.Put(sc)
-}
-
-// reuse returns s emptied and cleared over its capacity, or nil when it is
-// too large to keep.
-func reuse[T any](s []T) []T {
-	if cap(s) > maxPooledScratch {
-		return nil
-	}
-	s = s[:cap(s)]
-	clear(s)
-	return s[:0]
 }
 
 // decoder is the state of one ParseFieldsV1 call. Finished nodes take their

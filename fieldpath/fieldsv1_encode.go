@@ -3,7 +3,6 @@ package fieldpath
 import (
 	"math"
 	"strconv"
-	"sync"
 
 	"github.com/structmerge/structmerge/internal/jsonstr"
 	"github.com/structmerge/structmerge/value"
@@ -26,22 +25,13 @@ func (s *Set) MarshalFieldsV1() []byte {
 	// bytes), so the text is written into pooled memory and copied out into
 	// a result of its exact size: a larger guess costs more, in allocation
 	// and clearing, than the copy.
-	bp := encodePool.Get().(*[]byte)
+	bp := getEncodeBuffer()
 	buf := s.AppendFieldsV1((*bp)[:0])
 	out := make([]byte, len(buf))
 	copy(out, buf)
-	if cap(buf) <= maxPooledEncode {
-		*bp = buf[:0] // bytes only: nothing to clear
-		encodePool.Put(bp)
-	}
+	putEncodeBuffer(bp, buf)
 	return out
 }
-
-// encodePool holds MarshalFieldsV1's buffers, of at most maxPooledEncode
-// bytes.
-var encodePool = sync.Pool{New: func() any { return new([]byte) }}
-
-const maxPooledEncode = 1 << 20
 
 // AppendFieldsV1 appends the FieldsV1 encoding of s (see MarshalFieldsV1) to
 // dst and returns the extended slice.

@@ -4,21 +4,11 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
-	"unsafe"
 )
 
 // Interning for the FieldsV1 decoder: inputs of shareFrom bytes or more
 // store equal names and equal finished nodes once, in tables that probe a
 // bounded number of slots.
-
-// words returns the machine words of the path elements or children in a
-// (both are made of pointers and ints, so they are whole words).
-func words[T PathElement | Child](a []T) []uintptr {
-	if len(a) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*uintptr)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])/unsafe.Sizeof(uintptr(0))))
-}
 
 // hashWords mixes the words of a into the hash h.
 func hashWords[T PathElement | Child](h uint64, a []T) uint64 {
@@ -221,5 +211,5 @@ func (d *decoder) copyName(b []byte) string {
 	}
 	off := len(d.nameArena)
 	d.nameArena = append(d.nameArena, b...)
-	return unsafe.String(&d.nameArena[off], len(b))
+	return stringAt(&d.nameArena[off], len(b))
 }

@@ -2,8 +2,6 @@ package fieldpath
 
 import (
 	"iter"
-	"math"
-	"unsafe"
 )
 
 // Set is a set of paths, stored as a trie: the paths of length one are the
@@ -28,22 +26,6 @@ type Set struct {
 	nm   int32
 	nk   int32
 	size int // number of member paths, computed at construction
-}
-
-// ms returns the members of a non-nil s.
-func (s *Set) ms() []PathElement { return unsafe.Slice(s.mem, s.nm) }
-
-// cs returns the children of a non-nil s.
-func (s *Set) cs() []Child { return unsafe.Slice(s.kid, s.nk) }
-
-// setEntries stores members and children in s; their lengths are far below
-// 2^31, since no set fits in memory otherwise.
-func (s *Set) setEntries(members []PathElement, children []Child) {
-	if len(members) > math.MaxInt32 || len(children) > math.MaxInt32 {
-		panic("fieldpath: a set node with more than 2^31 entries")
-	}
-	s.mem, s.nm = unsafe.SliceData(members), int32(len(members))
-	s.kid, s.nk = unsafe.SliceData(children), int32(len(children))
 }
 
 // makeSet returns a new node with the given entries and size.

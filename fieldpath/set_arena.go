@@ -1,7 +1,5 @@
 package fieldpath
 
-import "unsafe"
-
 // arena hands out sets and slices carved from blocks that grow with use.
 type arena struct {
 	elems                         []PathElement
@@ -120,12 +118,7 @@ func (a *arena) owning(members []PathElement, children []Child) *Set {
 	}
 	s := &a.sets[0]
 	a.sets = a.sets[1:]
-	if n := len(members); n > 0 {
-		s.mem, s.nm = unsafe.SliceData(members), int32(n)
-	}
-	if n := len(children); n > 0 {
-		s.kid, s.nk = unsafe.SliceData(children), int32(n)
-	}
+	s.setEntries(members, children)
 	s.size = len(members)
 	for i := range children {
 		s.size += children[i].Set.size

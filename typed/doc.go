@@ -9,7 +9,13 @@
 // # Concurrency
 //
 // Operations are pure functions of their arguments: they never modify a value,
-// a type or a set they are given, and they keep no state between calls. Their
-// results may share unchanged subtrees with their inputs. A Value is
+// a type or a set they are given, and no result depends on an earlier call.
+// Their results may share unchanged subtrees with their inputs. A Value is
 // immutable; safe for concurrent use.
+//
+// The one thing kept between calls is scratch memory: the walks take their
+// stacks, path and list indexes from a sync.Pool (bufs.go, the package's
+// only pool and only use of unsafe, for the size of a pooled stack) and give
+// them back cleared, so that a call allocates little. Nothing pooled is
+// reachable from a result (TestResultsOwnTheirMemory, TestScratchLeftClean).
 package typed
