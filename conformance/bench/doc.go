@@ -5,8 +5,11 @@
 // (from the conformance module) runs them and prints the ratios of time,
 // allocations and bytes.
 //
-// Inputs are prepared outside the timed loop the same way for both. In
-// BenchmarkOperations every step of an operation writes its own object,
+// Every row starts both libraries from the same form, with the same inputs
+// prepared outside the timed loop, and times the same work: Validate and
+// ConcurrentValidate convert from the same decoded map inside the loop on
+// both sides, and SecondApply of KeyedList reads its live object back as
+// from storage. In BenchmarkOperations every step of an operation writes its own object,
 // decoded and validated on its own, as requests arriving over the wire do:
 // no step's input shares memory with the live object or another step's
 // input (TestOperationsEqualWork checks this, and that both libraries get
