@@ -65,14 +65,16 @@ func main() {
 	bench := flag.String("bench", ".", "benchmarks to run (go test -bench)")
 	benchtime := flag.String("benchtime", "1s", "go test -benchtime")
 	count := flag.Int("count", 1, "go test -count; the median of the runs is used")
-	timeout := flag.String("timeout", "3h", "go test -timeout (every benchmark at -benchtime 1s takes about 15 minutes)")
+	timeout := flag.String("timeout", "3h", "go test -timeout (a run of every benchmark takes many minutes)")
 	in := flag.String("in", "", "read benchmark output from this file (- for standard input) instead of running")
 	flag.Parse()
 	var data []byte
 	var err error
 	switch *in {
 	case "":
-		cmd := exec.Command("go", goTestArgs(*bench, *benchtime, *count, *timeout)...)
+		args := goTestArgs(*bench, *benchtime, *count, *timeout)
+		fmt.Fprintln(os.Stderr, "benchcmp: running go", strings.Join(args, " "))
+		cmd := exec.Command("go", args...)
 		cmd.Stderr = os.Stderr
 		data, err = cmd.Output()
 	case "-":
