@@ -9,12 +9,12 @@
 // prepared outside the timed loop, and times the same work: Validate and
 // ConcurrentValidate convert from the same decoded map inside the loop on
 // both sides, and SecondApply of KeyedList reads its live object back as
-// from storage. In BenchmarkOperations every step of an operation writes its own object,
-// decoded and validated on its own, as requests arriving over the wire do:
-// no step's input shares memory with the live object or another step's
-// input (TestOperationsEqualWork checks this, and that both libraries get
-// the same steps and inputs; TestOperationsAgree that they end the same).
-// BenchmarkInMemoryReapply shares one in-memory input between the steps,
-// which lets structmerge's comparison stop at the root; benchcmp shows its
-// rows apart and keeps them out of its means.
+// from storage. In BenchmarkOperations every step of an operation writes
+// its own object, decoded and validated on its own, as requests arriving
+// over the wire do: no step's input shares memory with the live object or
+// another step's input (TestOperationsEqualWork checks this, and that both
+// libraries get the same steps and inputs; TestOperationsAgree that they
+// end the same). BenchmarkInMemoryReapply shares one in-memory input
+// between the steps, which lets structmerge's comparison stop at the root;
+// benchcmp shows its rows apart and keeps them out of its means.
 package bench
