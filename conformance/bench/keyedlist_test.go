@@ -1,12 +1,14 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	smdfieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smdmerge "sigs.k8s.io/structured-merge-diff/v6/merge"
 	smdtyped "sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -65,11 +67,13 @@ func keyedListConfigs(n int) (first, second map[string]any) {
 }
 
 // smdKeyed is SMD's input for one size: the configurations, the empty live
-// object, and the state after FirstApply.
+// object, FirstApply's result, and SecondApply's live object: FirstApply's
+// result decoded afresh from its JSON, as a server reads it from storage.
 type smdKeyed struct {
 	updater        *smdmerge.Updater
 	empty          *smdtyped.TypedValue
 	first, second  *smdtyped.TypedValue
+	firstLive      *smdtyped.TypedValue
 	live           *smdtyped.TypedValue
 	liveManagers   smdfieldpath.ManagedFields
 	secondLive     *smdtyped.TypedValue
@@ -94,13 +98,31 @@ func newSMDKeyed(tb testing.TB, n int) *smdKeyed {
 	if k.second, err = pt.FromUnstructured(second); err != nil {
 		tb.Fatal(err)
 	}
-	if k.live, k.liveManagers, err = k.firstApply(); err != nil {
+	if k.firstLive, k.liveManagers, err = k.firstApply(); err != nil {
+		tb.Fatal(err)
+	}
+	if k.live, err = pt.FromUnstructured(storedObject(tb, k.firstLive.AsValue().Unstructured()), smdtyped.AllowDuplicates); err != nil {
 		tb.Fatal(err)
 	}
 	if k.secondLive, k.secondManagers, err = k.secondApply(); err != nil {
 		tb.Fatal(err)
 	}
 	return k
+}
+
+// storedObject is obj as a server reads it back from storage: encoded to
+// JSON and decoded to a fresh map[string]any.
+func storedObject(tb testing.TB, obj any) map[string]any {
+	tb.Helper()
+	js, err := json.Marshal(obj)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var m map[string]any
+	if err := utiljson.Unmarshal(js, &m); err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }
 
 func (k *smdKeyed) firstApply() (*smdtyped.TypedValue, smdfieldpath.ManagedFields, error) {
@@ -130,6 +152,7 @@ type smKeyed struct {
 	updater        *merge.Updater
 	empty          typed.Value
 	first, second  typed.Value
+	firstLive      typed.Value
 	live           typed.Value
 	liveManagers   fieldpath.Managers
 	secondLive     typed.Value
@@ -160,7 +183,10 @@ func newSMKeyed(tb testing.TB, n int) *smKeyed {
 	if k.second, err = typed.New(t, smValue(tb, second)); err != nil {
 		tb.Fatal(err)
 	}
-	if k.live, k.liveManagers, err = k.firstApply(); err != nil {
+	if k.firstLive, k.liveManagers, err = k.firstApply(); err != nil {
+		tb.Fatal(err)
+	}
+	if k.live, err = typed.New(t, smValue(tb, storedObject(tb, k.firstLive.Value().Unstructured())), typed.AllowDuplicates()); err != nil {
 		tb.Fatal(err)
 	}
 	if k.secondLive, k.secondManagers, err = k.secondApply(); err != nil {
@@ -181,9 +207,12 @@ func (k *smKeyed) secondApply() (typed.Value, fieldpath.Managers, error) {
 
 // BenchmarkKeyedList applies configurations with many items of one keyed
 // list: FirstApply creates n items from nothing (manager "a"); SecondApply
-// starts from FirstApply's result and has manager "b" set a field "a" does
-// not own on every item, so it merges n items into n items without
-// conflicts. Per-item time across sizes shows how each library scales.
+// starts from FirstApply's result (read back as from storage, so that it
+// shares no memory with either configuration) and has manager "b" set a
+// field "a" does not own on every item, so it merges n items into n items
+// without conflicts. Each configuration is built from its own decoded map
+// and validated outside the timed loop. Per-item time across sizes shows
+// how each library scales.
 //
 // Each library's inputs for a size are built on first use, shared by its
 // two rows, and dropped (with a collection) before the other library's
@@ -243,7 +272,8 @@ func TestKeyedListAgree(t *testing.T) {
 		smLive     typed.Value
 		smManagers fieldpath.Managers
 	}{
-		{"FirstApply", smd.live, smd.liveManagers, sm.live, sm.liveManagers},
+		{"FirstApply", smd.firstLive, smd.liveManagers, sm.firstLive, sm.liveManagers},
+		{"SecondApplyLive", smd.live, smd.liveManagers, sm.live, sm.liveManagers},
 		{"SecondApply", smd.secondLive, smd.secondManagers, sm.secondLive, sm.secondManagers},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,6 +284,27 @@ func TestKeyedListAgree(t *testing.T) {
 			smRes := smState(c.smLive, c.smManagers)
 			compareResults(t, smdRes, smRes)
 		})
+	}
+	// Equal work: SecondApply's live object is FirstApply's result on both
+	// sides (checked above), and no input of an apply shares a list or map
+	// with another, so neither library can recognise one as the other.
+	if n := sharedValueNodes(sm.second.Value(), sm.live.Value(), sm.first.Value()); n != 0 {
+		t.Errorf("structmerge: the second configuration shares %d lists or maps with the live object or the first", n)
+	}
+	if n := sharedValueNodes(sm.live.Value(), sm.first.Value(), sm.firstLive.Value()); n != 0 {
+		t.Errorf("structmerge: SecondApply's live object shares %d lists or maps with FirstApply's", n)
+	}
+	smdU := func(tv *smdtyped.TypedValue) any { return tv.AsValue().Unstructured() }
+	if n := sharedUnstructuredNodes(smdU(smd.second), smdU(smd.live), smdU(smd.first)); n != 0 {
+		t.Errorf("smd: the second configuration shares %d lists or maps with the live object or the first", n)
+	}
+	if n := sharedUnstructuredNodes(smdU(smd.live), smdU(smd.first), smdU(smd.firstLive)); n != 0 {
+		t.Errorf("smd: SecondApply's live object shares %d lists or maps with FirstApply's", n)
+	}
+	// The check sees sharing where there is some: FirstApply's result is
+	// its configuration.
+	if sharedValueNodes(sm.firstLive.Value(), sm.first.Value()) == 0 {
+		t.Error("structmerge: FirstApply's result is not seen to share its configuration's lists")
 	}
 	// The second apply really touched every item and left both owners.
 	res := smState(sm.secondLive, sm.secondManagers)

@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
@@ -17,53 +15,74 @@ type structmergeEngine struct{}
 func (structmergeEngine) name() string { return "structmerge" }
 
 type smRunner struct {
-	t       *schema.Type
-	op      operation
-	obj     typed.Value
-	updObj  typed.Value
+	t  *schema.Type
+	op operation
+	// inputs[i] is the object step i writes (validated with duplicates
+	// allowed for an update, as SMD's fixture does).
+	inputs  []typed.Value
 	updater *merge.Updater
 }
 
-func (structmergeEngine) prepare(tb testing.TB, schemaYAML []byte, typeName string, objectYAML []byte, op operation) runner {
+func (structmergeEngine) prepare(tb testing.TB, w workload, op operation, mode inputMode) runner {
 	tb.Helper()
-	s, err := schema.CompileYAML(schemaYAML)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, ok := s.Type(typeName)
-	if !ok {
-		tb.Fatalf("no type %s", typeName)
-	}
-	v, err := value.FromYAML(objectYAML)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	obj, err := typed.New(t, v)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	upd, err := typed.New(t, v, typed.AllowDuplicates())
-	if err != nil {
-		tb.Fatal(err)
+	t := smType(tb, w.schemaFile, w.typeName)
+	objectYAML := readTestdata(tb, w.objectFile)
+	decode := func(s step) typed.Value {
+		v, err := value.FromYAML(objectYAML)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var opts []typed.ValidateOption
+		if !s.apply {
+			opts = append(opts, typed.AllowDuplicates())
+		}
+		tv, err := typed.New(t, v, opts...)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return tv
 	}
 	u, err := merge.NewUpdater()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &smRunner{t: t, op: op, obj: obj, updObj: upd, updater: u}
+	r := &smRunner{t: t, op: op, updater: u}
+	var shared [2]*typed.Value // by step.apply, in sharedInputs mode
+	for _, s := range op.steps {
+		switch {
+		case mode == perStepInputs:
+			r.inputs = append(r.inputs, decode(s))
+		default:
+			i := 0
+			if s.apply {
+				i = 1
+			}
+			if shared[i] == nil {
+				tv := decode(s)
+				shared[i] = &tv
+			}
+			r.inputs = append(r.inputs, *shared[i])
+		}
+	}
+	return r
 }
 
-func (r *smRunner) exec() (typed.Value, fieldpath.Managers, error) {
+// exec runs the steps from no object; observe, when not nil, sees each
+// step's live object and input before the step.
+func (r *smRunner) exec(observe func(i int, live, input typed.Value)) (typed.Value, fieldpath.Managers, error) {
 	live, err := typed.New(r.t, value.Value{}, typed.AllowDuplicates())
 	if err != nil {
 		return typed.Value{}, nil, err
 	}
 	var managers fieldpath.Managers
-	for _, s := range r.op.steps {
+	for i, s := range r.op.steps {
+		if observe != nil {
+			observe(i, live, r.inputs[i])
+		}
 		if s.apply {
-			live, managers, err = r.updater.Apply(live, r.obj, s.version, managers, s.manager)
+			live, managers, err = r.updater.Apply(live, r.inputs[i], s.version, managers, s.manager)
 		} else {
-			live, managers, err = r.updater.Update(live, r.updObj, s.version, managers, s.manager)
+			live, managers, err = r.updater.Update(live, r.inputs[i], s.version, managers, s.manager)
 		}
 		if err != nil {
 			return typed.Value{}, nil, err
@@ -73,19 +92,70 @@ func (r *smRunner) exec() (typed.Value, fieldpath.Managers, error) {
 }
 
 func (r *smRunner) run() error {
-	_, _, err := r.exec()
+	_, _, err := r.exec(nil)
 	return err
 }
 
 func (r *smRunner) result() (result, error) {
-	live, managers, err := r.exec()
+	live, managers, err := r.exec(nil)
 	if err != nil {
 		return result{}, err
 	}
-	var b strings.Builder
-	for _, n := range managers.Names() {
-		m := managers[n]
-		fmt.Fprintf(&b, "%s %s %v %s\n", n, m.APIVersion, m.Applied, m.Set.MarshalFieldsV1())
+	return smState(live, managers), nil
+}
+
+func (r *smRunner) trace() ([]stepCall, error) {
+	var calls []stepCall
+	var earlier []value.Value
+	_, _, err := r.exec(func(i int, live, input typed.Value) {
+		in := input.Value()
+		calls = append(calls, stepCall{
+			step:   r.op.steps[i],
+			live:   string(value.ToJSON(live.Value())),
+			input:  string(value.ToJSON(in)),
+			shared: sharedValueNodes(in, append(earlier, live.Value())...),
+		})
+		earlier = append(earlier, in)
+	})
+	return calls, err
+}
+
+// sharedValueNodes counts the lists and maps of v whose items or fields
+// are those of a node in one of others: the nodes for which value.Same
+// holds, so that a walk over v and another value can stop there.
+func sharedValueNodes(v value.Value, others ...value.Value) int {
+	seen := map[any]bool{}
+	for _, o := range others {
+		walkValueNodes(o, func(id any) { seen[id] = true })
 	}
-	return result{object: string(value.ToJSON(live.Value())), managers: b.String()}, nil
+	n := 0
+	walkValueNodes(v, func(id any) {
+		if seen[id] {
+			n++
+		}
+	})
+	return n
+}
+
+// walkValueNodes calls f with the identity of every non-empty list and map
+// in v: the address of its first item or field.
+func walkValueNodes(v value.Value, f func(id any)) {
+	switch v.Kind() {
+	case value.List:
+		items := v.Items()
+		if len(items) > 0 {
+			f(&items[0])
+		}
+		for _, it := range items {
+			walkValueNodes(it, f)
+		}
+	case value.Map:
+		fields := v.Fields()
+		if len(fields) > 0 {
+			f(&fields[0])
+		}
+		for _, fl := range fields {
+			walkValueNodes(fl.Value, f)
+		}
+	}
 }

@@ -1,16 +1,17 @@
 // Command benchcmp runs the side-by-side benchmarks of package bench (or
 // reads `go test -bench` output from a file or standard input) and prints
-// one table: each benchmark, the reference's time and allocations,
-// structmerge's, and the ratios, with the geometric means at the end.
-// Benchmarks are paired by the last element of their names, .../smd and
-// .../structmerge; run it from the conformance module.
+// one table: each benchmark, the reference's time, allocations and bytes
+// per operation, structmerge's, and the ratio of each, with the geometric
+// means of all three at the end. Benchmarks are paired by the last element
+// of their names, .../smd and .../structmerge; run it from anywhere in the
+// conformance module.
 //
 // Usage:
 //
-//	go run ./cmd/benchcmp [-bench regexp] [-benchtime d] [-count n] [-in file]
+//	go run ./cmd/benchcmp [-bench regexp] [-benchtime d] [-count n] [-timeout d] [-in file]
 //
 //	go run ./cmd/benchcmp                     # run every benchmark (long)
-//	go run ./cmd/benchcmp -bench 'Operations/Pod' -benchtime 2s
+//	go run ./cmd/benchcmp -bench 'Operations/Pod/' -benchtime 2s
 //	go run ./cmd/benchcmp -bench 'KeyedList/^1000$/|Compile|FieldsV1|ConcurrentValidate|Validate' -benchtime 3x
 //	go test -run '^$' -bench . -benchmem ./bench | go run ./cmd/benchcmp -in -
 //
@@ -18,15 +19,23 @@
 // level of the name, so KeyedList/1000/ also selects the 10000- and
 // 100000-item sizes; anchor the size (KeyedList/^1000$/) to run one.
 //
-// With -count n the median of the n runs is used. After the table come:
+// With -count n the median of the n runs is used. The first table holds the
+// like-for-like rows, where both libraries start from the same form with
+// the same inputs and do the same work; only they feed the means. A row
+// where one library allocates nothing shows "0 vs N" instead of a ratio and
+// is left out of the allocation and bytes means (the summary says how many
+// were). After the table come:
 //
-//   - the geometric mean of the time and allocation ratios over all rows,
-//     and over the target rows only: Operations/<workload>/<op> with op one
-//     of Create, Apply, ApplyTwice, Update, UpdateVersion;
+//   - the geometric mean of the time, allocation and bytes ratios over all
+//     like-for-like rows, and over the target rows only:
+//     Operations/<workload>/<op> with op one of Create, Apply, ApplyTwice,
+//     Update, UpdateVersion;
+//   - the rows kept out of the means (InMemoryReapply/..., whose steps
+//     share one in-memory input), in a table of their own with the reason;
 //   - "keyed lists", when KeyedList/<items>/<op> rows were run: the time
 //     per item for each size and library, the growth time(100000)/time(1000)
-//     per library and op (100x is linear), and the smd/structmerge ratio at
-//     10000 items;
+//     per library and op (100x is linear), and the smd/structmerge ratios
+//     of time, allocations and bytes at 10000 items;
 //   - "concurrency", when <name>/g1, g2 and gmax rows were run (as in
 //     ConcurrentValidate, which does a fixed amount of work per op): the
 //     throughput scaling time(g1)/time(g2) and time(g1)/time(gmax) per
@@ -56,14 +65,16 @@ func main() {
 	bench := flag.String("bench", ".", "benchmarks to run (go test -bench)")
 	benchtime := flag.String("benchtime", "1s", "go test -benchtime")
 	count := flag.Int("count", 1, "go test -count; the median of the runs is used")
+	timeout := flag.String("timeout", "3h", "go test -timeout (a run of every benchmark takes many minutes)")
 	in := flag.String("in", "", "read benchmark output from this file (- for standard input) instead of running")
 	flag.Parse()
 	var data []byte
 	var err error
 	switch *in {
 	case "":
-		cmd := exec.Command("go", "test", "-run", "^$", "-bench", *bench, "-benchmem",
-			"-benchtime", *benchtime, "-count", strconv.Itoa(*count), "./bench")
+		args := goTestArgs(*bench, *benchtime, *count, *timeout)
+		fmt.Fprintln(os.Stderr, "benchcmp: running go", strings.Join(args, " "))
+		cmd := exec.Command("go", args...)
 		cmd.Stderr = os.Stderr
 		data, err = cmd.Output()
 	case "-":
@@ -83,9 +94,21 @@ func main() {
 	report(os.Stdout, rows)
 }
 
+// benchPackage is the package of the side-by-side benchmarks, named by
+// import path so that the command works from any directory of the module.
+const benchPackage = "github.com/structmerge/structmerge/conformance/bench"
+
+// goTestArgs are the arguments of the go command that runs the benchmarks:
+// no tests, allocations and bytes reported.
+func goTestArgs(bench, benchtime string, count int, timeout string) []string {
+	return []string{"test", "-run", "^$", "-bench", bench, "-benchmem",
+		"-benchtime", benchtime, "-count", strconv.Itoa(count), "-timeout", timeout, benchPackage}
+}
+
 type measure struct {
 	ns     []float64
-	allocs []float64
+	allocs []float64 // NaN when not measured
+	bytes  []float64 // NaN when not measured
 }
 
 // row is one benchmark measured on both libraries.
@@ -97,7 +120,24 @@ type row struct {
 	procs int
 }
 
-var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-(\d+))?\s+\d+\s+([\d.]+) ns/op(?:.*?\s([\d.]+) allocs/op)?`)
+var (
+	line        = regexp.MustCompile(`^Benchmark(\S+?)(?:-(\d+))?\s+\d+\s+([\d.]+) ns/op(.*)$`)
+	bytesMetric = regexp.MustCompile(`\s([\d.]+) B/op`)
+	allocMetric = regexp.MustCompile(`\s([\d.]+) allocs/op`)
+)
+
+// metric is the value of the metric re matches in rest; NaN when absent.
+func metric(re *regexp.Regexp, rest string) float64 {
+	m := re.FindStringSubmatch(rest)
+	if m == nil {
+		return math.NaN()
+	}
+	x, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
+}
 
 // parse reads `go test -bench` output and returns the benchmarks that ran
 // on both libraries, sorted by name.
@@ -121,25 +161,24 @@ func parse(data []byte) []row {
 			procs, _ = strconv.Atoi(m[2])
 		}
 		ns, _ := strconv.ParseFloat(m[3], 64)
-		allocs := math.NaN()
-		if m[4] != "" {
-			allocs, _ = strconv.ParseFloat(m[4], 64)
-		}
+		allocs, by := metric(allocMetric, m[4]), metric(bytesMetric, m[4])
 		r := byName[name]
 		if r == nil {
 			r = &row{name: name}
 			byName[name] = r
 		}
+		var ms *measure
 		switch engine {
 		case "smd":
-			r.smd.ns = append(r.smd.ns, ns)
-			r.smd.allocs = append(r.smd.allocs, allocs)
+			ms = &r.smd
 		case "structmerge":
-			r.smrg.ns = append(r.smrg.ns, ns)
-			r.smrg.allocs = append(r.smrg.allocs, allocs)
+			ms = &r.smrg
 		default:
 			continue
 		}
+		ms.ns = append(ms.ns, ns)
+		ms.allocs = append(ms.allocs, allocs)
+		ms.bytes = append(ms.bytes, by)
 		r.procs = procs
 	}
 	var rows []row
@@ -177,27 +216,108 @@ func duration(ns float64) string {
 	return fmt.Sprintf("%.1f ns", ns)
 }
 
-// report prints the table and the sections that apply to rows.
+// size formats a number of bytes (decimal units); "-" when not measured.
+func size(b float64) string {
+	switch {
+	case math.IsNaN(b):
+		return "-"
+	case b >= 1e9:
+		return fmt.Sprintf("%.2f GB", b/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.2f MB", b/1e6)
+	case b >= 1e3:
+		return fmt.Sprintf("%.1f kB", b/1e3)
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
+
+// exclusion is a group of rows kept out of the means, and why.
+type exclusion struct {
+	prefix, reason string
+}
+
+// excluded lists the rows that do not compare like with like: they are
+// shown in their own table, with the reason, and feed no mean.
+var excluded = []exclusion{
+	{"InMemoryReapply/", "in-memory re-apply of the previous result: the steps of an operation share one input, " +
+		"which structmerge's comparison recognises at the root (value.Same) and SMD walks; requests over the wire never share memory"},
+}
+
+// exclusionOf returns the reason r is kept out of the means, if it is.
+func exclusionOf(r row) (exclusion, bool) {
+	for _, e := range excluded {
+		if strings.HasPrefix(r.name, e.prefix) {
+			return e, true
+		}
+	}
+	return exclusion{}, false
+}
+
+// notes are said of rows that stay in the means: a difference in what the
+// two sides do that is inherent to the libraries and does not favour
+// structmerge.
+var notes = []exclusion{
+	{"Compile/", "same schema bytes in, a usable schema out; SMD defers building its field indexes to first use, " +
+		"structmerge's Compile builds them, so the row favours SMD"},
+}
+
+// report prints the tables and the sections that apply to rows.
 func report(w io.Writer, rows []row) {
-	printTable(w, rows)
-	printGeomeans(w, rows)
-	printKeyedLists(w, rows)
-	printConcurrency(w, rows)
+	var fair, apart []row
+	for _, r := range rows {
+		if _, ok := exclusionOf(r); ok {
+			apart = append(apart, r)
+		} else {
+			fair = append(fair, r)
+		}
+	}
+	if len(fair) > 0 {
+		fmt.Fprintln(w, "like-for-like rows (in the means): both libraries start from the same form, with the same inputs, and do the same work;")
+		fmt.Fprintln(w, "ratios are smd/structmerge (above 1: structmerge is faster, allocates less)")
+		printTable(w, fair)
+		printNotes(w, fair)
+		fmt.Fprintln(w)
+		printGeomeans(w, fair)
+	}
+	printApart(w, apart)
+	printKeyedLists(w, fair)
+	printConcurrency(w, fair)
 }
 
 func printTable(w io.Writer, rows []row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tsmd time\tstructmerge time\ttime ratio\tsmd allocs\tstructmerge allocs\talloc ratio\t")
+	fmt.Fprintln(tw, "benchmark\tsmd time\tstructmerge time\ttime ratio\tsmd allocs\tstructmerge allocs\talloc ratio\tsmd bytes\tstructmerge bytes\tbytes ratio\t")
 	for _, r := range rows {
 		st, mt := median(r.smd.ns), median(r.smrg.ns)
 		sa, ma := median(r.smd.allocs), median(r.smrg.allocs)
-		ar := "-"
-		if ratio, ok := allocRatio(r); ok {
-			ar = fmt.Sprintf("%.1fx", ratio)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1fx\t%s\t%s\t%s\t\n", r.name, duration(st), duration(mt), st/mt, allocCount(sa), allocCount(ma), ar)
+		sb, mb := median(r.smd.bytes), median(r.smrg.bytes)
+		_, state := memRatiosState(r)
+		inMean := state == memRatio
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1fx\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name,
+			duration(st), duration(mt), st/mt,
+			allocCount(sa), allocCount(ma), ratioCell(sa, ma, allocCount, inMean),
+			size(sb), size(mb), ratioCell(sb, mb, size, inMean))
 	}
 	tw.Flush()
+}
+
+// ratioCell is the smd/structmerge ratio of a memory metric: "-" when it
+// was not measured, "0 vs N" when one side is 0 (no ratio), and the ratio
+// in brackets when the row is out of the means for the other metric.
+func ratioCell(smd, sm float64, format func(float64) string, inMean bool) string {
+	switch {
+	case math.IsNaN(smd) || math.IsNaN(sm):
+		return "-"
+	case smd == 0 && sm == 0:
+		return "0 vs 0"
+	case sm == 0:
+		return "0 vs " + format(smd)
+	case smd == 0:
+		return "0 vs " + format(sm)
+	case !inMean:
+		return fmt.Sprintf("[%.1fx]", smd/sm)
+	}
+	return fmt.Sprintf("%.1fx", smd/sm)
 }
 
 // allocCount formats an allocation count; "-" when it was not measured.
@@ -208,46 +328,119 @@ func allocCount(x float64) string {
 	return strconv.FormatFloat(x, 'f', 0, 64)
 }
 
-// allocRatio is smd's allocations over structmerge's (at least 1), when
-// both were measured.
-func allocRatio(r row) (float64, bool) {
-	sa, ma := median(r.smd.allocs), median(r.smrg.allocs)
-	if math.IsNaN(sa) || math.IsNaN(ma) {
-		return 0, false
+// memState says whether a row's memory ratios can enter a mean.
+type memState int
+
+const (
+	memRatio      memState = iota // both sides allocate: ratios of allocations and bytes
+	memZero                       // one side allocates nothing: "0 vs N", no ratio
+	memUnmeasured                 // allocations or bytes not measured (no -benchmem)
+)
+
+// memRatiosState returns smd's allocations and bytes over structmerge's,
+// and whether they can enter the means: only when both were measured and
+// no side has zero allocations or zero bytes.
+func memRatiosState(r row) ([2]float64, memState) {
+	xs := [4]float64{median(r.smd.allocs), median(r.smrg.allocs), median(r.smd.bytes), median(r.smrg.bytes)}
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			return [2]float64{}, memUnmeasured
+		}
 	}
-	return sa / math.Max(ma, 1), true
+	for _, x := range xs {
+		if x == 0 {
+			return [2]float64{}, memZero
+		}
+	}
+	return [2]float64{xs[0] / xs[1], xs[2] / xs[3]}, memRatio
 }
 
-// geomean is the geometric mean of the time and allocation ratios of rows.
+// geomean is the geometric mean of the time, allocation and bytes ratios
+// of rows.
 type geomean struct {
-	n, nAllocs   int
-	time, allocs float64
+	n                   int // rows, all in the time mean
+	nMem                int // rows in the allocation and bytes means
+	nZero, nUnmeasured  int // rows left out of them, by reason
+	time, allocs, bytes float64
 }
 
 func geomeanOf(rows []row) geomean {
 	var g geomean
-	var logT, logA float64
+	var logT, logA, logB float64
 	for _, r := range rows {
 		logT += math.Log(median(r.smd.ns) / median(r.smrg.ns))
 		g.n++
-		if ratio, ok := allocRatio(r); ok {
-			logA += math.Log(ratio)
-			g.nAllocs++
+		ratios, st := memRatiosState(r)
+		switch st {
+		case memRatio:
+			logA += math.Log(ratios[0])
+			logB += math.Log(ratios[1])
+			g.nMem++
+		case memZero:
+			g.nZero++
+		case memUnmeasured:
+			g.nUnmeasured++
 		}
 	}
 	g.time = math.Exp(logT / float64(g.n))
-	if g.nAllocs > 0 {
-		g.allocs = math.Exp(logA / float64(g.nAllocs))
+	if g.nMem > 0 {
+		g.allocs = math.Exp(logA / float64(g.nMem))
+		g.bytes = math.Exp(logB / float64(g.nMem))
 	}
 	return g
 }
 
+// String states the time, allocation and bytes means, and which rows the
+// allocation and bytes means leave out.
 func (g geomean) String() string {
 	s := fmt.Sprintf("time %.2fx faster", g.time)
-	if g.nAllocs > 0 {
-		s += fmt.Sprintf(", allocations %.2fx fewer", g.allocs)
+	if g.nMem == 0 {
+		return s + ", allocations and bytes: no row with both measured and non-zero on both sides"
+	}
+	s += fmt.Sprintf(", allocations %.2fx fewer, bytes %.2fx fewer", g.allocs, g.bytes)
+	if g.nMem < g.n {
+		var why []string
+		if g.nZero > 0 {
+			why = append(why, fmt.Sprintf("%d where one library allocates nothing (\"0 vs N\")", g.nZero))
+		}
+		if g.nUnmeasured > 0 {
+			why = append(why, fmt.Sprintf("%d without allocations measured", g.nUnmeasured))
+		}
+		s += fmt.Sprintf(" (allocations and bytes over %d of the %d rows, leaving out %s)", g.nMem, g.n, strings.Join(why, " and "))
 	}
 	return s
+}
+
+// printNotes states the notes that apply to rows.
+func printNotes(w io.Writer, rows []row) {
+	for _, n := range notes {
+		if slices.ContainsFunc(rows, func(r row) bool { return strings.HasPrefix(r.name, n.prefix) }) {
+			fmt.Fprintf(w, "note: %s*: %s\n", n.prefix, n.reason)
+		}
+	}
+	if slices.ContainsFunc(rows, func(r row) bool { _, st := memRatiosState(r); return st == memZero }) {
+		fmt.Fprintln(w, `note: "0 vs N": one library allocates nothing (see its columns), the other N; no ratio is given, `+
+			`and the row is left out of the allocation and bytes means (a ratio in brackets is the other metric of such a row)`)
+	}
+}
+
+// printApart prints the rows kept out of the means, group by group, with
+// the reason.
+func printApart(w io.Writer, rows []row) {
+	for _, e := range excluded {
+		var group []row
+		for _, r := range rows {
+			if strings.HasPrefix(r.name, e.prefix) {
+				group = append(group, r)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "not in the means: %s*: %s\n", e.prefix, e.reason)
+		printTable(w, group)
+	}
 }
 
 // targetOps are the operations of BenchmarkOperations the project's
@@ -260,7 +453,7 @@ func isTarget(name string) bool {
 }
 
 func printGeomeans(w io.Writer, rows []row) {
-	fmt.Fprintf(w, "geometric mean over %d benchmarks: %s\n", len(rows), geomeanOf(rows))
+	fmt.Fprintf(w, "geometric mean over all %d like-for-like rows: %s\n", len(rows), geomeanOf(rows))
 	var target []row
 	for _, r := range rows {
 		if isTarget(r.name) {
@@ -278,6 +471,7 @@ type keyed struct {
 	items   int
 	op      string
 	smd, sm float64 // median ns/op
+	r       row
 }
 
 func keyedRows(rows []row) []keyed {
@@ -291,7 +485,7 @@ func keyedRows(rows []row) []keyed {
 		if err != nil || n <= 0 {
 			continue
 		}
-		ks = append(ks, keyed{items: n, op: parts[2], smd: median(r.smd.ns), sm: median(r.smrg.ns)})
+		ks = append(ks, keyed{items: n, op: parts[2], smd: median(r.smd.ns), sm: median(r.smrg.ns), r: r})
 	}
 	sort.SliceStable(ks, func(i, j int) bool {
 		if ks[i].op != ks[j].op {
@@ -340,9 +534,24 @@ func printKeyedLists(w io.Writer, rows []row) {
 	}
 	for _, op := range ops {
 		if k, ok := find(op, 10000); ok {
-			fmt.Fprintf(w, "%s smd/structmerge at 10000 items: %.1fx\n", op, k.smd/k.sm)
+			fmt.Fprintf(w, "%s smd/structmerge at 10000 items: time %.1fx, %s\n", op, k.smd/k.sm, memSummary(k.r))
 		}
 	}
+}
+
+// memSummary states a row's allocation and bytes ratios, or why there are
+// none.
+func memSummary(r row) string {
+	ratios, st := memRatiosState(r)
+	switch st {
+	case memZero:
+		return fmt.Sprintf("allocations %s, bytes %s (smd vs structmerge)",
+			allocCount(median(r.smd.allocs))+" vs "+allocCount(median(r.smrg.allocs)),
+			size(median(r.smd.bytes))+" vs "+size(median(r.smrg.bytes)))
+	case memUnmeasured:
+		return "allocations and bytes not measured"
+	}
+	return fmt.Sprintf("allocations %.1fx fewer, bytes %.1fx fewer", ratios[0], ratios[1])
 }
 
 // scaling is one group of <prefix>/g1, g2, gmax rows.
