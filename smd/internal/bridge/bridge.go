@@ -1,0 +1,149 @@
+// Package bridge converts between the drop-in's SMD-shaped types (value
+// views over Go data, mutable field sets) and structmerge's immutable ones,
+// at the boundary of the typed and merge packages.
+//
+// # Concurrency
+//
+// The functions only read their arguments and return new data; they are
+// safe for concurrent use on arguments nobody modifies.
+package bridge
+
+import (
+	core "github.com/structmerge/structmerge/fieldpath"
+	corevalue "github.com/structmerge/structmerge/value"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// Value converts an SMD value to structmerge's. A nil Value is null.
+func Value(v value.Value) (corevalue.Value, error) {
+	if v == nil {
+		return corevalue.Value{}, nil
+	}
+	return corevalue.FromUnstructured(v.Unstructured())
+}
+
+// FromValue converts structmerge's value to an SMD value over new Go data
+// (integers are int64, maps map[string]interface{}).
+func FromValue(v corevalue.Value) value.Value {
+	return value.NewValueInterface(v.Unstructured())
+}
+
+// Element converts a path element to structmerge's. Values that structmerge
+// cannot hold (such as NaN) give an error.
+func Element(pe fieldpath.PathElement) (core.PathElement, error) {
+	switch {
+	case pe.FieldName != nil:
+		return core.FieldName(*pe.FieldName), nil
+	case pe.Index != nil:
+		return core.Index(*pe.Index), nil
+	case pe.Value != nil:
+		v, err := Value(*pe.Value)
+		if err != nil {
+			return core.PathElement{}, err
+		}
+		return core.MemberValue(v), nil
+	case pe.Key != nil:
+		fields := make([]corevalue.Field, len(*pe.Key))
+		for i, f := range *pe.Key {
+			v, err := Value(f.Value)
+			if err != nil {
+				return core.PathElement{}, err
+			}
+			fields[i] = corevalue.Field{Name: f.Name, Value: v}
+		}
+		return core.Key(fields), nil
+	}
+	return core.PathElement{}, errInvalidElement
+}
+
+type bridgeError string
+
+func (e bridgeError) Error() string { return string(e) }
+
+const errInvalidElement = bridgeError("invalid PathElement")
+
+// FromElement converts structmerge's path element to an SMD one.
+func FromElement(pe core.PathElement) fieldpath.PathElement {
+	switch pe.Kind() {
+	case core.FieldNameKind:
+		return fieldpath.FieldNameElement(pe.FieldName())
+	case core.IndexKind:
+		return fieldpath.IndexElement(pe.Index())
+	case core.ValueKind:
+		return fieldpath.ValueElement(FromValue(pe.Value()))
+	case core.KeyKind:
+		key := pe.Key()
+		fields := make(value.FieldList, len(key))
+		for i, f := range key {
+			fields[i] = value.Field{Name: f.Name, Value: FromValue(f.Value)}
+		}
+		return fieldpath.KeyElement(fields...)
+	}
+	return fieldpath.PathElement{}
+}
+
+// Path converts a path to structmerge's.
+func Path(p fieldpath.Path) (core.Path, error) {
+	out := make(core.Path, len(p))
+	for i, pe := range p {
+		e, err := Element(pe)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// FromPath converts structmerge's path to an SMD one.
+func FromPath(p core.Path) fieldpath.Path {
+	out := make(fieldpath.Path, len(p))
+	for i, pe := range p {
+		out[i] = FromElement(pe)
+	}
+	return out
+}
+
+// Set converts an SMD set to structmerge's immutable set. A nil set is
+// empty.
+func Set(s *fieldpath.Set) (*core.Set, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var b core.Builder
+	var err error
+	for p := range s.All() {
+		cp, perr := Path(p)
+		if perr != nil {
+			if err == nil {
+				err = perr
+			}
+			continue
+		}
+		b.Insert(cp)
+	}
+	return b.Build(), err
+}
+
+// FromSet converts structmerge's set to a new SMD set.
+func FromSet(s *core.Set) *fieldpath.Set {
+	out := &fieldpath.Set{}
+	fill(out, s)
+	return out
+}
+
+func fill(dst *fieldpath.Set, s *core.Set) {
+	if s == nil {
+		return
+	}
+	members := s.Members()
+	dst.Members = fieldpath.MakePathElementSet(len(members))
+	for _, pe := range members {
+		dst.Members.Insert(FromElement(pe))
+	}
+	for _, c := range s.Children() {
+		fill(dst.Children.Descend(FromElement(c.Element)), c.Set)
+	}
+}
