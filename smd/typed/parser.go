@@ -130,8 +130,8 @@ func (p ParseableType) asTyped(v value.Value, opts []ValidationOptions) (*TypedV
 	if p.t == nil && p.err == nil {
 		return AsTyped(v, p.Schema, p.TypeRef, opts...)
 	}
-	tv := newTyped(v, p.Schema, p.TypeRef, p.t, p.err)
-	if err := tv.Validate(opts...); err != nil {
+	tv, err := newTyped(v, p.Schema, p.TypeRef, p.t, p.err, true, opts)
+	if err != nil {
 		return nil, err
 	}
 	return tv, nil

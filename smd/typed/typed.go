@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/internal/bridge"
+	"sigs.k8s.io/structured-merge-diff/v6/internal/typedlink"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -33,26 +34,61 @@ func WithAppendKeyFields() ExtractItemsOption {
 	return func(o *extractItemsOptions) { o.appendKeyFields = true }
 }
 
-// TypedValue is a value with its type in a schema. It also holds the type
-// compiled into structmerge's graph and the value converted to structmerge's
-// form, both made when the TypedValue is made.
+// TypedValue is a value with its type in a schema. It also holds the value
+// in structmerge's form with its compiled type, made when the TypedValue is
+// made.
 type TypedValue struct {
 	value   value.Value
 	typeRef schema.TypeRef
 	schema  *schema.Schema
 
-	t    *coreschema.Type // nil when terr says why
-	terr error
-	cv   corevalue.Value // the value, converted; cerr says why not
-	cerr error
+	core coretyped.Value // the engine's form; err says why there is none
+	err  error
 }
 
-// newTyped makes a TypedValue of v with the compiled type t (or its error),
-// converting v now.
-func newTyped(v value.Value, s *schema.Schema, tr schema.TypeRef, t *coreschema.Type, terr error) *TypedValue {
-	tv := &TypedValue{value: v, typeRef: tr, schema: s, t: t, terr: terr}
-	tv.cv, tv.cerr = bridge.Value(v)
-	return tv
+func init() {
+	typedlink.Core = func(tv any) (coretyped.Value, error) {
+		t := tv.(*TypedValue)
+		return t.core, t.ready()
+	}
+	typedlink.Wrap = func(like any, v coretyped.Value) any {
+		return like.(*TypedValue).derived(v)
+	}
+}
+
+// newTyped makes a TypedValue of v with the compiled type t (or terr, why
+// there is none), converting v now. With validate, the value is validated
+// (with opts) and an invalid one is an error.
+func newTyped(v value.Value, s *schema.Schema, tr schema.TypeRef, t *coreschema.Type, terr error, validate bool, opts []ValidationOptions) (*TypedValue, error) {
+	tv := &TypedValue{value: v, typeRef: tr, schema: s}
+	if terr != nil {
+		tv.err = errorf("schema error: %v", terr)
+		return tv, tv.err
+	}
+	cv, err := bridge.Value(v)
+	if err != nil {
+		tv.err = errorf("%v", err)
+		return tv, tv.err
+	}
+	if !validate {
+		tv.core = coretyped.NewUnvalidated(t, cv)
+		return tv, nil
+	}
+	tv.core, err = coretyped.New(t, cv, validateOptions(opts)...)
+	if err != nil {
+		return nil, validationErrors(err)
+	}
+	return tv, nil
+}
+
+func validateOptions(opts []ValidationOptions) []coretyped.ValidateOption {
+	var o []coretyped.ValidateOption
+	for _, opt := range opts {
+		if opt == AllowDuplicates {
+			o = append(o, coretyped.AllowDuplicates())
+		}
+	}
+	return o
 }
 
 // compile compiles s for tr, as a TypedValue made without a parser needs.
@@ -69,8 +105,9 @@ func compile(s *schema.Schema, tr schema.TypeRef) (*coreschema.Type, error) {
 // schema is compiled here, for this value; values made through a Parser
 // share the parser's compiled schema instead.
 func AsTyped(v value.Value, s *schema.Schema, typeRef schema.TypeRef, opts ...ValidationOptions) (*TypedValue, error) {
-	tv := AsTypedUnvalidated(v, s, typeRef)
-	if err := tv.Validate(opts...); err != nil {
+	t, err := compile(s, typeRef)
+	tv, err := newTyped(v, s, typeRef, t, err, true, opts)
+	if err != nil {
 		return nil, err
 	}
 	return tv, nil
@@ -79,7 +116,8 @@ func AsTyped(v value.Value, s *schema.Schema, typeRef schema.TypeRef, opts ...Va
 // AsTypedUnvalidated is AsTyped without the validation.
 func AsTypedUnvalidated(v value.Value, s *schema.Schema, typeRef schema.TypeRef) *TypedValue {
 	t, err := compile(s, typeRef)
-	return newTyped(v, s, typeRef, t, err)
+	tv, _ := newTyped(v, s, typeRef, t, err, false, nil)
+	return tv
 }
 
 // TypeRef returns the value's type.
@@ -93,15 +131,7 @@ func (tv TypedValue) Schema() *schema.Schema { return tv.schema }
 
 // ready returns the error that keeps the value from being operated on: a
 // schema that did not compile or a value structmerge cannot hold.
-func (tv *TypedValue) ready() error {
-	if tv.terr != nil {
-		return errorf("schema error: %v", tv.terr)
-	}
-	if tv.cerr != nil {
-		return errorf("%v", tv.cerr)
-	}
-	return nil
-}
+func (tv *TypedValue) ready() error { return tv.err }
 
 // Validate checks the value against its type and returns every problem
 // found, as ValidationErrors.
@@ -109,13 +139,7 @@ func (tv TypedValue) Validate(opts ...ValidationOptions) error {
 	if err := tv.ready(); err != nil {
 		return err
 	}
-	var o []coretyped.ValidateOption
-	for _, opt := range opts {
-		if opt == AllowDuplicates {
-			o = append(o, coretyped.AllowDuplicates())
-		}
-	}
-	return validationErrors(coretyped.Validate(tv.t, tv.cv, o...))
+	return validationErrors(coretyped.Validate(tv.core.Type(), tv.core.Value(), validateOptions(opts)...))
 }
 
 // ToFieldSet returns the set of fields the value sets.
@@ -123,7 +147,7 @@ func (tv TypedValue) ToFieldSet() (*fieldpath.Set, error) {
 	if err := tv.ready(); err != nil {
 		return nil, err
 	}
-	s, err := coretyped.FieldSet(tv.t, tv.cv)
+	s, err := tv.core.FieldSet()
 	if err != nil {
 		return nil, validationErrors(err)
 	}
@@ -146,11 +170,13 @@ func sameType(lhs, rhs *TypedValue) error {
 }
 
 // derived returns a TypedValue of the same type holding v.
-func (tv *TypedValue) derived(v corevalue.Value) *TypedValue {
-	out := *tv
-	out.cv, out.cerr = v, nil
-	out.value = bridge.FromValue(v)
-	return &out
+func (tv *TypedValue) derived(v coretyped.Value) *TypedValue {
+	return &TypedValue{
+		value:   bridge.FromValue(v.Value()),
+		typeRef: tv.typeRef,
+		schema:  tv.schema,
+		core:    v,
+	}
 }
 
 // Merge returns the value with pso merged into it: pso's fields win.
@@ -158,7 +184,7 @@ func (tv TypedValue) Merge(pso *TypedValue) (*TypedValue, error) {
 	if err := sameType(&tv, pso); err != nil {
 		return nil, err
 	}
-	v, err := coretyped.Merge(tv.t, tv.cv, pso.cv)
+	v, err := tv.core.Merge(pso.core)
 	if err != nil {
 		return nil, validationErrors(err)
 	}
@@ -171,7 +197,7 @@ func (tv TypedValue) Compare(rhs *TypedValue) (c *Comparison, err error) {
 	if err := sameType(&tv, rhs); err != nil {
 		return nil, err
 	}
-	cc, err := coretyped.Compare(tv.t, tv.cv, rhs.cv)
+	cc, err := tv.core.Compare(rhs.core)
 	if err != nil {
 		return nil, validationErrors(err)
 	}
@@ -191,7 +217,7 @@ func (tv TypedValue) RemoveItems(items *fieldpath.Set) *TypedValue {
 	if err != nil {
 		return &tv
 	}
-	return tv.derived(coretyped.RemoveItems(tv.t, tv.cv, s))
+	return tv.derived(tv.core.RemoveItems(s))
 }
 
 // ExtractItems returns the part of the value that the fields in items
@@ -212,12 +238,17 @@ func (tv TypedValue) ExtractItems(items *fieldpath.Set, opts ...ExtractItemsOpti
 	if o.appendKeyFields {
 		co = append(co, coretyped.WithKeyFields())
 	}
-	return tv.derived(coretyped.ExtractItems(tv.t, tv.cv, s, co...))
+	t := tv.core.Type()
+	return tv.derived(coretyped.NewUnvalidated(t, coretyped.ExtractItems(t, tv.core.Value(), s, co...)))
 }
 
 // Empty returns a null value of the same type.
 func (tv TypedValue) Empty() *TypedValue {
-	return tv.derived(corevalue.Value{})
+	if tv.ready() != nil {
+		tv.value = value.NewValueInterface(nil)
+		return &tv
+	}
+	return tv.derived(coretyped.NewUnvalidated(tv.core.Type(), corevalue.Value{}))
 }
 
 // ReconcileFieldSetWithSchema adapts a field set recorded under an older
@@ -231,7 +262,7 @@ func ReconcileFieldSetWithSchema(fieldset *fieldpath.Set, tv *TypedValue) (*fiel
 	if err != nil {
 		return nil, err
 	}
-	r, err := coretyped.ReconcileFieldSet(tv.t, s)
+	r, err := coretyped.ReconcileFieldSet(tv.core.Type(), s)
 	if err != nil {
 		return nil, validationErrors(err)
 	}
