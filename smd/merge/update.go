@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/internal/bridge"
 	"sigs.k8s.io/structured-merge-diff/v6/internal/typedlink"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // Converter converts objects between the API versions managers recorded
@@ -70,6 +71,7 @@ type Updater struct {
 type call struct {
 	conv      Converter
 	templates map[*coreschema.Type]*typed.TypedValue
+	sources   []value.Value // the call's objects, whose Go scalar types results keep
 }
 
 // core returns the engine's form of tv and remembers tv as the template of
@@ -91,7 +93,7 @@ func (c *call) wrap(v coretyped.Value) (*typed.TypedValue, error) {
 	if !ok {
 		return nil, errors.New("internal error: a value of a type the converter never returned")
 	}
-	return typedlink.Wrap(like, v).(*typed.TypedValue), nil
+	return typedlink.Wrap(like, v, c.sources...).(*typed.TypedValue), nil
 }
 
 // Convert implements the engine's Converter with the caller's.
@@ -237,6 +239,7 @@ func (s *Updater) Apply(liveObject, configObject *typed.TypedValue, version fiel
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err
 	}
+	c.sources = []value.Value{configObject.AsValue(), liveObject.AsValue()}
 	m, err := managersOf(managers)
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err

@@ -51,8 +51,8 @@ func init() {
 		t := tv.(*TypedValue)
 		return t.core, t.ready()
 	}
-	typedlink.Wrap = func(like any, v coretyped.Value) any {
-		return like.(*TypedValue).derived(v)
+	typedlink.Wrap = func(like any, v coretyped.Value, sources ...value.Value) any {
+		return like.(*TypedValue).derived(v, sources...)
 	}
 }
 
@@ -169,10 +169,12 @@ func sameType(lhs, rhs *TypedValue) error {
 	return rhs.ready()
 }
 
-// derived returns a TypedValue of the same type holding v.
-func (tv *TypedValue) derived(v coretyped.Value) *TypedValue {
+// derived returns a TypedValue of the same type holding v, computed from
+// sources (whose Go scalar types it keeps where it can; see
+// bridge.FromValueLike).
+func (tv *TypedValue) derived(v coretyped.Value, sources ...value.Value) *TypedValue {
 	return &TypedValue{
-		value:   bridge.FromValue(v.Value()),
+		value:   bridge.FromValueLike(v.Value(), sources...),
 		typeRef: tv.typeRef,
 		schema:  tv.schema,
 		core:    v,
@@ -188,7 +190,7 @@ func (tv TypedValue) Merge(pso *TypedValue) (*TypedValue, error) {
 	if err != nil {
 		return nil, validationErrors(err)
 	}
-	return tv.derived(v), nil
+	return tv.derived(v, pso.value, tv.value), nil
 }
 
 // Compare returns which fields rhs adds, modifies and removes relative to
@@ -217,7 +219,7 @@ func (tv TypedValue) RemoveItems(items *fieldpath.Set) *TypedValue {
 	if err != nil {
 		return &tv
 	}
-	return tv.derived(tv.core.RemoveItems(s))
+	return tv.derived(tv.core.RemoveItems(s), tv.value)
 }
 
 // ExtractItems returns the part of the value that the fields in items
@@ -239,7 +241,7 @@ func (tv TypedValue) ExtractItems(items *fieldpath.Set, opts ...ExtractItemsOpti
 		co = append(co, coretyped.WithKeyFields())
 	}
 	t := tv.core.Type()
-	return tv.derived(coretyped.NewUnvalidated(t, coretyped.ExtractItems(t, tv.core.Value(), s, co...)))
+	return tv.derived(coretyped.NewUnvalidated(t, coretyped.ExtractItems(t, tv.core.Value(), s, co...)), tv.value)
 }
 
 // Empty returns a null value of the same type.

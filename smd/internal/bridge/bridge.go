@@ -147,3 +147,72 @@ func fill(dst *fieldpath.Set, s *core.Set) {
 		fill(dst.Children.Descend(FromElement(c.Element)), c.Set)
 	}
 }
+
+// FromValueLike is FromValue for a value computed from sources (say, a
+// merge of two objects): where a scalar of v is at the same place in a
+// source and equal to it, the source's Go value is used, so that its Go type
+// (int rather than int64, as YAML decoders make) survives the round trip
+// through structmerge. Sources are tried in order. The maps and lists of the
+// result are new.
+func FromValueLike(v corevalue.Value, sources ...value.Value) value.Value {
+	srcs := make([]interface{}, 0, len(sources))
+	for _, s := range sources {
+		if s != nil {
+			srcs = append(srcs, s.Unstructured())
+		}
+	}
+	return value.NewValueInterface(unstructuredLike(v, srcs))
+}
+
+func unstructuredLike(v corevalue.Value, srcs []interface{}) interface{} {
+	switch v.Kind() {
+	case corevalue.Map:
+		fields := v.Fields()
+		out := make(map[string]interface{}, len(fields))
+		var sub []interface{}
+		for _, f := range fields {
+			sub = sub[:0]
+			for _, s := range srcs {
+				if x, ok := mapGet(s, f.Name); ok {
+					sub = append(sub, x)
+				}
+			}
+			out[f.Name] = unstructuredLike(f.Value, sub)
+		}
+		return out
+	case corevalue.List:
+		items := v.Items()
+		out := make([]interface{}, len(items))
+		var sub []interface{}
+		for i, item := range items {
+			sub = sub[:0]
+			for _, s := range srcs {
+				if l, ok := s.([]interface{}); ok && i < len(l) {
+					sub = append(sub, l[i])
+				}
+			}
+			out[i] = unstructuredLike(item, sub)
+		}
+		return out
+	case corevalue.Int, corevalue.Float:
+		for _, s := range srcs {
+			sv := value.NewValueInterface(s)
+			if (sv.IsInt() || sv.IsFloat()) && value.Equals(sv, FromValue(v)) {
+				return s
+			}
+		}
+	}
+	return v.Unstructured()
+}
+
+func mapGet(m interface{}, key string) (interface{}, bool) {
+	switch t := m.(type) {
+	case map[string]interface{}:
+		x, ok := t[key]
+		return x, ok
+	case map[interface{}]interface{}:
+		x, ok := t[key]
+		return x, ok
+	}
+	return nil, false
+}
