@@ -149,70 +149,84 @@ func fill(dst *fieldpath.Set, s *core.Set) {
 }
 
 // FromValueLike is FromValue for a value computed from sources (say, a
-// merge of two objects): where a scalar of v is at the same place in a
-// source and equal to it, the source's Go value is used, so that its Go type
-// (int rather than int64, as YAML decoders make) survives the round trip
-// through structmerge. Sources are tried in order. The maps and lists of the
-// result are new.
+// merge of two objects): its integers take the Go type the sources use for
+// theirs (int rather than int64, as YAML decoders make), so that a round
+// trip through structmerge does not change the Go types SMD's callers see.
+// The maps and lists of the result are new.
 func FromValueLike(v corevalue.Value, sources ...value.Value) value.Value {
-	srcs := make([]interface{}, 0, len(sources))
+	conv := func(i int64) interface{} { return i }
 	for _, s := range sources {
-		if s != nil {
-			srcs = append(srcs, s.Unstructured())
+		if s == nil {
+			continue
+		}
+		if c, ok := intType(s.Unstructured()); ok {
+			conv = c
+			break
 		}
 	}
-	return value.NewValueInterface(unstructuredLike(v, srcs))
+	return value.NewValueInterface(unstructuredLike(v, conv))
 }
 
-func unstructuredLike(v corevalue.Value, srcs []interface{}) interface{} {
+// intType finds the first integer in x and returns a conversion to its Go
+// type.
+func intType(x interface{}) (func(int64) interface{}, bool) {
+	switch t := x.(type) {
+	case int:
+		return func(i int64) interface{} {
+			if int64(int(i)) == i {
+				return int(i)
+			}
+			return i
+		}, true
+	case int64:
+		return func(i int64) interface{} { return i }, true
+	case int32:
+		return func(i int64) interface{} {
+			if int64(int32(i)) == i {
+				return int32(i)
+			}
+			return i
+		}, true
+	case map[string]interface{}:
+		for _, v := range t {
+			if c, ok := intType(v); ok {
+				return c, true
+			}
+		}
+	case map[interface{}]interface{}:
+		for _, v := range t {
+			if c, ok := intType(v); ok {
+				return c, true
+			}
+		}
+	case []interface{}:
+		for _, v := range t {
+			if c, ok := intType(v); ok {
+				return c, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func unstructuredLike(v corevalue.Value, conv func(int64) interface{}) interface{} {
 	switch v.Kind() {
 	case corevalue.Map:
 		fields := v.Fields()
 		out := make(map[string]interface{}, len(fields))
-		var sub []interface{}
 		for _, f := range fields {
-			sub = sub[:0]
-			for _, s := range srcs {
-				if x, ok := mapGet(s, f.Name); ok {
-					sub = append(sub, x)
-				}
-			}
-			out[f.Name] = unstructuredLike(f.Value, sub)
+			out[f.Name] = unstructuredLike(f.Value, conv)
 		}
 		return out
 	case corevalue.List:
 		items := v.Items()
 		out := make([]interface{}, len(items))
-		var sub []interface{}
 		for i, item := range items {
-			sub = sub[:0]
-			for _, s := range srcs {
-				if l, ok := s.([]interface{}); ok && i < len(l) {
-					sub = append(sub, l[i])
-				}
-			}
-			out[i] = unstructuredLike(item, sub)
+			out[i] = unstructuredLike(item, conv)
 		}
 		return out
-	case corevalue.Int, corevalue.Float:
-		for _, s := range srcs {
-			sv := value.NewValueInterface(s)
-			if (sv.IsInt() || sv.IsFloat()) && value.Equals(sv, FromValue(v)) {
-				return s
-			}
-		}
+	case corevalue.Int:
+		return conv(v.AsInt())
 	}
 	return v.Unstructured()
-}
-
-func mapGet(m interface{}, key string) (interface{}, bool) {
-	switch t := m.(type) {
-	case map[string]interface{}:
-		x, ok := t[key]
-		return x, ok
-	case map[interface{}]interface{}:
-		x, ok := t[key]
-		return x, ok
-	}
-	return nil, false
 }
