@@ -236,12 +236,11 @@ func (tv TypedValue) ExtractItems(items *fieldpath.Set, opts ...ExtractItemsOpti
 	if err != nil {
 		return &tv
 	}
-	var co []coretyped.ExtractOption
+	t, v := tv.core.Type(), tv.core.Value()
 	if o.appendKeyFields {
-		co = append(co, coretyped.WithKeyFields())
+		s = withKeyFields(t, v, s)
 	}
-	t := tv.core.Type()
-	return tv.derived(coretyped.NewUnvalidated(t, coretyped.ExtractItems(t, tv.core.Value(), s, co...)), tv.value)
+	return tv.derived(coretyped.NewUnvalidated(t, extractLikeSMD(t, v, s)), tv.value)
 }
 
 // Empty returns a null value of the same type.
