@@ -15,7 +15,9 @@ import (
 // byte keeps it apart from every name a schema can have in YAML.
 const refType = "\x00ref"
 
-// Compile compiles s into structmerge's immutable type graph. For each of
+// Compile compiles s into structmerge's immutable type graph, accepting
+// what SMD accepts (schema.Lenient: references to undefined types, unknown
+// scalar words). For each of
 // refs that is not a plain type name, the graph also holds its compiled
 // form; Resolve finds it.
 func Compile(s *schema.Schema, refs ...schema.TypeRef) (*coreschema.Schema, error) {
@@ -41,7 +43,7 @@ func Compile(s *schema.Schema, refs ...schema.TypeRef) (*coreschema.Schema, erro
 	if len(fields) > 0 {
 		doc.Types = append(doc.Types, coreschema.NamedType{Name: refType, Atom: coreschema.Atom{Map: &coreschema.MapDef{Fields: fields}}})
 	}
-	return coreschema.Compile(doc)
+	return coreschema.Compile(doc, coreschema.Lenient())
 }
 
 // plain reports whether r is only a type name.
@@ -73,12 +75,12 @@ func Resolve(c *coreschema.Schema, refs []schema.TypeRef, i int) (*coreschema.Ty
 }
 
 // missing compiles a reference to a type that does not exist, which
-// structmerge represents as an unresolvable type.
+// structmerge (with Lenient) represents as an unresolvable type.
 func missing(name string) (*coreschema.Type, error) {
 	c, err := coreschema.Compile(&coreschema.Document{Types: []coreschema.NamedType{{
 		Name: refType,
 		Atom: coreschema.Atom{Map: &coreschema.MapDef{Fields: []coreschema.FieldDef{{Name: "0", Type: coreschema.TypeRef{NamedType: name}}}}},
-	}}})
+	}}}, coreschema.Lenient())
 	if err != nil {
 		return nil, err
 	}
