@@ -15,5 +15,5 @@
 // A Parser, a ParseableType and a TypedValue are not modified by any method:
 // any number of goroutines may use them at once, as long as nobody modifies
 // the schema structs or the Go data they were made from. There is no lock,
-// sync.Once or cache anywhere on these paths.
+// lazily initialised state or cache anywhere on these paths.
 package typed

@@ -57,7 +57,7 @@ func MapZip(lhs, rhs Map, order MapTraverseOrder, fn func(key string, lhs, rhs V
 
 // MapZipUsing is MapZip with an allocator. This implementation always
 // visits keys in lexical order, which is one of the orders Unordered allows.
-func MapZipUsing(_ Allocator, lhs, rhs Map, _ MapTraverseOrder, fn func(key string, lhs, rhs Value) bool) bool {
+func MapZipUsing(a Allocator, lhs, rhs Map, order MapTraverseOrder, fn func(key string, lhs, rhs Value) bool) bool {
 	keys := mapKeys(lhs)
 	keys = append(keys, mapKeys(rhs)...)
 	slices.Sort(keys)
