@@ -8,8 +8,9 @@ import (
 )
 
 // UnstructuredConverter is implemented by Go types that convert themselves
-// to unstructured data.
+// to unstructured data (and, as SMD requires, to JSON).
 type UnstructuredConverter interface {
+	json.Marshaler
 	// ToUnstructured returns the value as unstructured data.
 	ToUnstructured() interface{}
 }
@@ -17,6 +18,7 @@ type UnstructuredConverter interface {
 // UnstructuredConverterWithError is UnstructuredConverter whose conversion
 // may fail.
 type UnstructuredConverterWithError interface {
+	json.Marshaler
 	// ToUnstructuredWithError returns the value as unstructured data.
 	ToUnstructuredWithError() (any, error)
 }
