@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/internal/bridge"
 	"sigs.k8s.io/structured-merge-diff/v6/internal/typedlink"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
-	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // Converter converts objects between the API versions managers recorded
@@ -71,7 +70,7 @@ type Updater struct {
 type call struct {
 	conv      Converter
 	templates map[*coreschema.Type]*typed.TypedValue
-	sources   []value.Value // the call's objects, whose Go scalar types results keep
+	sources   []any // the call's objects (*typed.TypedValue), whose Go data results share
 }
 
 // core returns the engine's form of tv and remembers tv as the template of
@@ -239,7 +238,7 @@ func (s *Updater) Apply(liveObject, configObject *typed.TypedValue, version fiel
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err
 	}
-	c.sources = []value.Value{configObject.AsValue(), liveObject.AsValue()}
+	c.sources = []any{configObject, liveObject}
 	m, err := managersOf(managers)
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err

@@ -51,8 +51,12 @@ func init() {
 		t := tv.(*TypedValue)
 		return t.core, t.ready()
 	}
-	typedlink.Wrap = func(like any, v coretyped.Value, sources ...value.Value) any {
-		return like.(*TypedValue).derived(v, sources...)
+	typedlink.Wrap = func(like any, v coretyped.Value, sources ...any) any {
+		srcs := make([]*TypedValue, len(sources))
+		for i, s := range sources {
+			srcs[i] = s.(*TypedValue)
+		}
+		return like.(*TypedValue).derived(v, srcs...)
 	}
 }
 
@@ -170,11 +174,17 @@ func sameType(lhs, rhs *TypedValue) error {
 }
 
 // derived returns a TypedValue of the same type holding v, computed from
-// sources (whose Go scalar types it keeps where it can; see
+// sources: what v shares with them is their own Go data (see
 // bridge.FromValueLike).
-func (tv *TypedValue) derived(v coretyped.Value, sources ...value.Value) *TypedValue {
+func (tv *TypedValue) derived(v coretyped.Value, sources ...*TypedValue) *TypedValue {
+	srcs := make([]bridge.Source, 0, len(sources))
+	for _, s := range sources {
+		if s.ready() == nil && s.value != nil {
+			srcs = append(srcs, bridge.Source{Go: s.value.Unstructured(), Core: s.core.Value()})
+		}
+	}
 	return &TypedValue{
-		value:   bridge.FromValueLike(v.Value(), sources...),
+		value:   bridge.FromValueLike(v.Value(), srcs...),
 		typeRef: tv.typeRef,
 		schema:  tv.schema,
 		core:    v,
@@ -190,7 +200,7 @@ func (tv TypedValue) Merge(pso *TypedValue) (*TypedValue, error) {
 	if err != nil {
 		return nil, validationErrors(err)
 	}
-	return tv.derived(v, pso.value, tv.value), nil
+	return tv.derived(v, pso, &tv), nil
 }
 
 // Compare returns which fields rhs adds, modifies and removes relative to
@@ -219,7 +229,7 @@ func (tv TypedValue) RemoveItems(items *fieldpath.Set) *TypedValue {
 	if err != nil {
 		return &tv
 	}
-	return tv.derived(tv.core.RemoveItems(s), tv.value)
+	return tv.derived(tv.core.RemoveItems(s), &tv)
 }
 
 // ExtractItems returns the part of the value that the fields in items
@@ -240,7 +250,7 @@ func (tv TypedValue) ExtractItems(items *fieldpath.Set, opts ...ExtractItemsOpti
 	if o.appendKeyFields {
 		s = withKeyFields(t, v, s)
 	}
-	return tv.derived(coretyped.NewUnvalidated(t, extractLikeSMD(t, v, s)), tv.value)
+	return tv.derived(coretyped.NewUnvalidated(t, extractLikeSMD(t, v, s)), &tv)
 }
 
 // Empty returns a null value of the same type.

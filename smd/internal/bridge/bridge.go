@@ -148,23 +148,29 @@ func fill(dst *fieldpath.Set, s *core.Set) {
 	}
 }
 
+// Source is an input of an operation in both forms: the caller's Go data
+// and the structmerge value converted from it.
+type Source struct {
+	Go   interface{}
+	Core corevalue.Value
+}
+
 // FromValueLike is FromValue for a value computed from sources (say, a
-// merge of two objects): its integers take the Go type the sources use for
-// theirs (int rather than int64, as YAML decoders make), so that a round
-// trip through structmerge does not change the Go types SMD's callers see.
-// The maps and lists of the result are new.
-func FromValueLike(v corevalue.Value, sources ...value.Value) value.Value {
+// merge of two objects). Where a node of v is the very node of a source
+// (structmerge's operations share unchanged subtrees with their inputs),
+// the source's own Go data is used, as SMD's operations return the caller's
+// data for what they do not change; elsewhere new maps and lists are made,
+// and integers take the Go type the sources use for theirs (int rather
+// than int64, as YAML decoders make).
+func FromValueLike(v corevalue.Value, sources ...Source) value.Value {
 	conv := func(i int64) interface{} { return i }
 	for _, s := range sources {
-		if s == nil {
-			continue
-		}
-		if c, ok := intType(s.Unstructured()); ok {
+		if c, ok := intType(s.Go); ok {
 			conv = c
 			break
 		}
 	}
-	return value.NewValueInterface(unstructuredLike(v, conv))
+	return value.NewValueInterface(unstructuredLike(v, sources, conv))
 }
 
 // intType finds the first integer in x and returns a conversion to its Go
@@ -209,24 +215,61 @@ func intType(x interface{}) (func(int64) interface{}, bool) {
 	return nil, false
 }
 
-func unstructuredLike(v corevalue.Value, conv func(int64) interface{}) interface{} {
+func unstructuredLike(v corevalue.Value, srcs []Source, conv func(int64) interface{}) interface{} {
+	for _, s := range srcs {
+		if corevalue.Same(v, s.Core) && v.Kind() == s.Core.Kind() {
+			return s.Go
+		}
+	}
 	switch v.Kind() {
 	case corevalue.Map:
 		fields := v.Fields()
 		out := make(map[string]interface{}, len(fields))
+		sub := make([]Source, 0, len(srcs))
 		for _, f := range fields {
-			out[f.Name] = unstructuredLike(f.Value, conv)
+			sub = sub[:0]
+			for _, s := range srcs {
+				if s.Core.Kind() != corevalue.Map {
+					continue
+				}
+				g, ok := mapGet(s.Go, f.Name)
+				c, cok := s.Core.Get(f.Name)
+				if ok && cok {
+					sub = append(sub, Source{Go: g, Core: c})
+				}
+			}
+			out[f.Name] = unstructuredLike(f.Value, sub, conv)
 		}
 		return out
 	case corevalue.List:
 		items := v.Items()
 		out := make([]interface{}, len(items))
+		sub := make([]Source, 0, len(srcs))
 		for i, item := range items {
-			out[i] = unstructuredLike(item, conv)
+			sub = sub[:0]
+			for _, s := range srcs {
+				l, ok := s.Go.([]interface{})
+				if ok && s.Core.Kind() == corevalue.List && i < len(l) && i < s.Core.Len() {
+					sub = append(sub, Source{Go: l[i], Core: s.Core.Index(i)})
+				}
+			}
+			out[i] = unstructuredLike(item, sub, conv)
 		}
 		return out
 	case corevalue.Int:
 		return conv(v.AsInt())
 	}
 	return v.Unstructured()
+}
+
+func mapGet(m interface{}, key string) (interface{}, bool) {
+	switch t := m.(type) {
+	case map[string]interface{}:
+		x, ok := t[key]
+		return x, ok
+	case map[interface{}]interface{}:
+		x, ok := t[key]
+		return x, ok
+	}
+	return nil, false
 }

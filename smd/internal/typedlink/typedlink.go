@@ -8,11 +8,7 @@
 // any other code of the program can run, and only read afterwards.
 package typedlink
 
-import (
-	coretyped "github.com/structmerge/structmerge/typed"
-
-	"sigs.k8s.io/structured-merge-diff/v6/value"
-)
+import coretyped "github.com/structmerge/structmerge/typed"
 
 var (
 	// Core returns the structmerge form of tv, a *typed.TypedValue, or why
@@ -21,7 +17,7 @@ var (
 	Core func(tv any) (coretyped.Value, error)
 
 	// Wrap returns a new *typed.TypedValue with the schema and type of
-	// like (a *typed.TypedValue) holding v, computed from sources (see
-	// bridge.FromValueLike).
-	Wrap func(like any, v coretyped.Value, sources ...value.Value) any
+	// like (a *typed.TypedValue) holding v, computed from sources (each a
+	// *typed.TypedValue; see bridge.FromValueLike).
+	Wrap func(like any, v coretyped.Value, sources ...any) any
 )
