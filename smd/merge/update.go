@@ -70,7 +70,8 @@ type Updater struct {
 type call struct {
 	conv      Converter
 	templates map[*coreschema.Type]*typed.TypedValue
-	sources   []any // the call's objects (*typed.TypedValue), whose Go data results share
+	sources   []any               // the call's objects (*typed.TypedValue), whose Go data results share
+	seen      []*typed.TypedValue // every SMD value handed to the engine in this call
 }
 
 // core returns the engine's form of tv and remembers tv as the template of
@@ -83,14 +84,21 @@ func (c *call) core(tv *typed.TypedValue) (coretyped.Value, error) {
 	if _, ok := c.templates[v.Type()]; !ok {
 		c.templates[v.Type()] = tv
 	}
+	c.seen = append(c.seen, tv)
 	return v, nil
 }
 
-// wrap returns an SMD typed value holding v.
+// wrap returns an SMD typed value holding v: the call's own object when v
+// is one (a converter that changes nothing hands it back), else a new one.
 func (c *call) wrap(v coretyped.Value) (*typed.TypedValue, error) {
 	like, ok := c.templates[v.Type()]
 	if !ok {
 		return nil, errors.New("internal error: a value of a type the converter never returned")
+	}
+	for _, tv := range c.seen {
+		if cv, err := typedlink.Core(tv); err == nil && cv.Type() == v.Type() && corevalue.Same(cv.Value(), v.Value()) {
+			return tv, nil
+		}
 	}
 	return typedlink.Wrap(like, v, c.sources...).(*typed.TypedValue), nil
 }
@@ -207,6 +215,7 @@ func (s *Updater) Update(liveObject, newObject *typed.TypedValue, version fieldp
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err
 	}
+	c.sources = []any{newObject, liveObject}
 	m, err := managersOf(managers)
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err

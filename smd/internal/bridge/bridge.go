@@ -106,25 +106,43 @@ func FromPath(p core.Path) fieldpath.Path {
 	return out
 }
 
-// Set converts an SMD set to structmerge's immutable set. A nil set is
-// empty.
+// Set converts an SMD set to structmerge's immutable set, node by node
+// (each path element is converted once). A nil set is empty. An element
+// structmerge cannot hold (such as a NaN value) is left out, with an error.
 func Set(s *fieldpath.Set) (*core.Set, error) {
 	if s == nil {
 		return nil, nil
 	}
-	var b core.Builder
+	var a core.Assembler
 	var err error
-	for p := range s.All() {
-		cp, perr := Path(p)
-		if perr != nil {
-			if err == nil {
-				err = perr
+	out := assemble(&a, s, &err)
+	return out, err
+}
+
+func assemble(a *core.Assembler, s *fieldpath.Set, errp *error) *core.Set {
+	l := a.Open()
+	for pe := range s.Members.All() {
+		e, err := Element(pe)
+		if err != nil {
+			if *errp == nil {
+				*errp = err
 			}
 			continue
 		}
-		b.Insert(cp)
+		a.AddMember(e)
 	}
-	return b.Build(), err
+	for pe := range s.Children.All() {
+		child, _ := s.Children.Get(pe)
+		e, err := Element(pe)
+		if err != nil {
+			if *errp == nil {
+				*errp = err
+			}
+			continue
+		}
+		a.AddChild(e, assemble(a, child, errp))
+	}
+	return a.Close(l)
 }
 
 // FromSet converts structmerge's set to a new SMD set.
