@@ -15,9 +15,9 @@ import (
 type YAMLObject string
 
 // Parser holds a schema and its compiled form. Make one with NewParser,
-// which compiles the schema once; a Parser built as a struct literal
-// compiles the schema on each call of Type instead, and Schema must not be
-// modified after NewParser.
+// which compiles the schema once; a Parser built as a struct literal (it
+// has no compiled form) compiles, on each call of Type, the types the
+// requested one reaches. Schema must not be modified after NewParser.
 type Parser struct {
 	Schema schema.Schema
 
@@ -72,8 +72,9 @@ func (p *Parser) Type(name string) ParseableType {
 	pt := ParseableType{Schema: &p.Schema, TypeRef: schema.TypeRef{NamedType: &name}}
 	compiled, err := p.compiled, p.err
 	if compiled == nil && err == nil {
-		// A Parser built as a struct literal: compile here.
-		compiled, err = bridge.Compile(&p.Schema)
+		// A Parser built as a struct literal has no compiled schema: compile
+		// here the types this one reaches.
+		compiled, err = bridge.CompileReachable(&p.Schema, name)
 	}
 	if err != nil {
 		pt.err = err

@@ -20,9 +20,77 @@ const refType = "\x00ref"
 // scalar words). For each of
 // refs that is not a plain type name, the graph also holds its compiled
 // form; Resolve finds it.
+//
+// As SMD looks types up by name in a map filled in order, the last of
+// several types with one name is the one that counts; the others are left
+// out (structmerge's Compile rejects duplicates). The same holds for fields
+// of a map.
 func Compile(s *schema.Schema, refs ...schema.TypeRef) (*coreschema.Schema, error) {
-	doc := &coreschema.Document{Types: make([]coreschema.NamedType, 0, len(s.Types)+1)}
-	for _, t := range s.Types {
+	return compile(s.Types, refs)
+}
+
+// CompileReachable is Compile for only the types that name refers to,
+// directly or not: what a Parser built as a struct literal compiles when
+// asked for one type.
+func CompileReachable(s *schema.Schema, name string) (*coreschema.Schema, error) {
+	last := lastDefinitions(s.Types)
+	var types []schema.TypeDef
+	seen := map[string]bool{}
+	queue := []string{name}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		i, ok := last[n]
+		if !ok {
+			continue
+		}
+		types = append(types, s.Types[i])
+		queue = appendNames(queue, s.Types[i].Atom)
+	}
+	return compile(types, nil)
+}
+
+// lastDefinitions maps each type name to the index of its last definition.
+func lastDefinitions(types []schema.TypeDef) map[string]int {
+	last := make(map[string]int, len(types))
+	for i, t := range types {
+		last[t.Name] = i
+	}
+	return last
+}
+
+// appendNames appends the type names a refers to.
+func appendNames(names []string, a schema.Atom) []string {
+	ref := func(r schema.TypeRef) {
+		if r.NamedType != nil {
+			names = append(names, *r.NamedType)
+		} else {
+			names = appendNames(names, r.Inlined)
+		}
+	}
+	if a.List != nil {
+		ref(a.List.ElementType)
+	}
+	if a.Map != nil {
+		ref(a.Map.ElementType)
+		for _, f := range a.Map.Fields {
+			ref(f.Type)
+		}
+	}
+	return names
+}
+
+func compile(types []schema.TypeDef, refs []schema.TypeRef) (*coreschema.Schema, error) {
+	last := lastDefinitions(types)
+	doc := &coreschema.Document{Types: make([]coreschema.NamedType, 0, len(last)+1)}
+	for i, t := range types {
+		if last[t.Name] != i {
+			continue
+		}
 		a, err := atom(t.Atom)
 		if err != nil {
 			return nil, fmt.Errorf("type %q: %w", t.Name, err)
@@ -108,7 +176,14 @@ func atom(a schema.Atom) (coreschema.Atom, error) {
 			return out, err
 		}
 		m.ElementType = et
-		for _, f := range a.Map.Fields {
+		lastField := make(map[string]int, len(a.Map.Fields))
+		for i, f := range a.Map.Fields {
+			lastField[f.Name] = i
+		}
+		for i, f := range a.Map.Fields {
+			if lastField[f.Name] != i {
+				continue
+			}
 			ft, err := typeRef(f.Type)
 			if err != nil {
 				return out, fmt.Errorf("field %q: %w", f.Name, err)
