@@ -223,6 +223,32 @@ func TestIgnoredFields(t *testing.T) {
 	}
 }
 
+func TestFieldFilter(t *testing.T) {
+	w := widget(t)
+	// Keep only name: a filter that selects, where WithIgnoredFields drops.
+	keepName := func(s *fieldpath.Set) *fieldpath.Set {
+		return s.Filter(func(p fieldpath.Path) bool { return p[0].Equal(fieldpath.FieldName("name")) })
+	}
+	u := updater(t, merge.WithFieldFilter(map[string]func(*fieldpath.Set) *fieldpath.Set{"v1": keepName}))
+	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, enabled: true}`), "v1", nil, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fields(t, managers["a"]); got != `{"f:name":{}}` {
+		t.Errorf("a owns %s", got)
+	}
+	if _, _, err := u.Apply(live, obj(t, w, `{enabled: false}`), "v1", managers, "b"); err != nil {
+		t.Errorf("filtered-out field conflicted: %v", err)
+	}
+	if _, _, err := u.Apply(live, obj(t, w, `{name: b}`), "v1", managers, "b"); err == nil {
+		t.Error("a field the filter keeps did not conflict")
+	}
+	_, err = merge.NewUpdater(merge.WithFieldFilter(nil), merge.WithIgnoredFields(nil))
+	if err == nil {
+		t.Error("WithFieldFilter with WithIgnoredFields must be an error")
+	}
+}
+
 // TestConcurrentApply shares one schema, one live object and one managers
 // map between 8 goroutines that apply and update different configurations;
 // under -race this shows that nothing shared is written. Each goroutine's

@@ -33,6 +33,7 @@ type options struct {
 	converter    Converter
 	converterSet bool
 	ignored      map[string]*fieldpath.Set
+	filters      map[string]func(*fieldpath.Set) *fieldpath.Set
 }
 
 // WithConverter sets the converter between API versions (the default treats
@@ -48,6 +49,24 @@ func WithIgnoredFields(fields map[string]*fieldpath.Set) Option {
 		o.ignored = make(map[string]*fieldpath.Set, len(fields))
 		for k, v := range fields {
 			o.ignored[k] = v
+		}
+	}
+}
+
+// WithFieldFilter sets, per API version, a function that selects the
+// fields managers can own at that version: every manager's set and every
+// comparison the Updater makes at that version keep only the paths the
+// function returns (WithIgnoredFields is the special case of a filter that
+// drops given fields and what is below them). A filter must be a pure
+// function of its argument, safe for concurrent use, and must not modify
+// the set. It cannot be combined with WithIgnoredFields.
+func WithFieldFilter(filters map[string]func(*fieldpath.Set) *fieldpath.Set) Option {
+	return func(o *options) {
+		o.filters = make(map[string]func(*fieldpath.Set) *fieldpath.Set, len(filters))
+		for k, f := range filters {
+			if f != nil {
+				o.filters[k] = f
+			}
 		}
 	}
 }
@@ -70,6 +89,7 @@ func Force() ApplyOption {
 type Updater struct {
 	conv    Converter
 	ignored map[string]*fieldpath.Set
+	filters map[string]func(*fieldpath.Set) *fieldpath.Set
 }
 
 // converter is the configured converter, or the identity for the zero
@@ -90,13 +110,19 @@ func NewUpdater(opts ...Option) (*Updater, error) {
 	if o.converterSet && o.converter == nil {
 		return nil, errors.New("merge: WithConverter given a nil converter")
 	}
+	if o.ignored != nil && o.filters != nil {
+		return nil, errors.New("merge: WithIgnoredFields and WithFieldFilter cannot both be given")
+	}
 	if o.converter == nil {
 		o.converter = identity{}
 	}
-	return &Updater{conv: o.converter, ignored: o.ignored}, nil
+	return &Updater{conv: o.converter, ignored: o.ignored, filters: o.filters}, nil
 }
 
 func (u *Updater) ignore(version string, s *fieldpath.Set) *fieldpath.Set {
+	if f := u.filters[version]; f != nil {
+		return f(s)
+	}
 	if ig := u.ignored[version]; !ig.Empty() {
 		return s.RecursiveDifference(ig)
 	}
@@ -108,7 +134,9 @@ func (u *Updater) compare(old, updated typed.Value, version string) (*typed.Comp
 	if err != nil {
 		return nil, fmt.Errorf("failed to compare objects: %w", err)
 	}
-	if ig := u.ignored[version]; !ig.Empty() {
+	if f := u.filters[version]; f != nil {
+		c = &typed.Comparison{Added: f(c.Added), Modified: f(c.Modified), Removed: f(c.Removed)}
+	} else if ig := u.ignored[version]; !ig.Empty() {
 		c = c.ExcludeFields(ig)
 	}
 	return c, nil

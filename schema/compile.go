@@ -31,11 +31,17 @@ const maxCompiledAtoms = 1 << 20
 // node is then Unresolvable, as SMD's Resolve fails for it).
 //
 // Compile does not modify doc, and the Schema shares no mutable memory with it.
-func Compile(doc *Document) (*Schema, error) {
+//
+// With Lenient, Compile also accepts what SMD accepts and these checks
+// reject: see Lenient.
+func Compile(doc *Document, opts ...CompileOption) (*Schema, error) {
 	if doc == nil {
 		return nil, &Error{Problems: []Problem{{Kind: ErrMissing, Message: "nil Document"}}}
 	}
 	c := &compiler{doc: doc, budget: maxCompiledAtoms}
+	for _, opt := range opts {
+		opt(&c.opts)
+	}
 	c.indexNames()
 	c.named = make([]Type, len(doc.Types))
 	for i := range doc.Types {
@@ -63,7 +69,26 @@ func Compile(doc *Document) (*Schema, error) {
 	return s, nil
 }
 
+// CompileOption changes what Compile accepts.
+type CompileOption func(*compileOptions)
+
+type compileOptions struct {
+	lenient bool
+}
+
+// Lenient makes Compile accept two things SMD accepts: a reference to a
+// type the schema does not define, which becomes an Unresolvable type named
+// after the reference (operations on a value of it fail with SMD's
+// "schema error: no type found matching: NAME"), and a scalar word other
+// than numeric, string, boolean and untyped, which becomes an UnknownScalar
+// (every non-null scalar value of it is invalid: "unexpected scalar type in
+// schema: WORD"). structmerge's drop-in for SMD's API compiles with it.
+func Lenient() CompileOption {
+	return func(o *compileOptions) { o.lenient = true }
+}
+
 type compiler struct {
+	opts     compileOptions
 	doc      *Document
 	index    map[string]int // type name -> position of its first definition
 	named    []Type         // the named types, in document order
@@ -232,7 +257,12 @@ func (c *compiler) cloneStrings(s []string) []string {
 func (c *compiler) compileAtom(dst *Type, a *Atom, depth, line int) {
 	if a.Scalar != "" {
 		k, ok := scalarKind(a.Scalar)
-		if !ok {
+		switch {
+		case ok:
+		case c.opts.lenient:
+			k = UnknownScalar
+			dst.scalarWord = a.Scalar
+		default:
 			c.fail(ErrScalar, line, "unknown scalar type %q (want numeric, string, boolean or untyped)", a.Scalar)
 		}
 		dst.scalar = k
@@ -376,6 +406,12 @@ func (c *compiler) compileRef(r *TypeRef, depth, line int) *Type {
 	if r.NamedType != "" {
 		i, ok := c.index[r.NamedType]
 		if !ok {
+			if c.opts.lenient {
+				t := c.newType()
+				t.name = r.NamedType
+				t.unresolvable = true
+				return t
+			}
 			c.fail(ErrUnknownType, line, "unknown named type %q", r.NamedType)
 			return emptyType
 		}

@@ -729,3 +729,42 @@ func TestTypeString(t *testing.T) {
 		t.Errorf("nil: %q", got)
 	}
 }
+
+// TestCompileLenient: with Lenient, a dangling reference and an unknown
+// scalar word compile (as SMD accepts them) instead of being errors.
+func TestCompileLenient(t *testing.T) {
+	src := `types:
+- name: a
+  map:
+    fields:
+    - name: x
+      type:
+        namedType: missing
+    - name: n
+      type:
+        scalar: number
+`
+	doc, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(doc); !errors.Is(err, ErrUnknownType) || !errors.Is(err, ErrScalar) {
+		t.Fatalf("strict Compile: got %v, want unknown type and scalar errors", err)
+	}
+	s, err := Compile(doc, Lenient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.Type("a")
+	x, _ := a.Map().Field("x")
+	if !x.Type().Unresolvable() || x.Type().Name() != "missing" {
+		t.Errorf("dangling reference: unresolvable %v, name %q", x.Type().Unresolvable(), x.Type().Name())
+	}
+	n, _ := a.Map().Field("n")
+	if n.Type().Scalar() != UnknownScalar || n.Type().ScalarWord() != "number" {
+		t.Errorf("unknown scalar: kind %v, word %q", n.Type().Scalar(), n.Type().ScalarWord())
+	}
+	if _, ok := s.Type("missing"); ok {
+		t.Error("a dangling reference must not define a type")
+	}
+}

@@ -62,7 +62,7 @@ func equalPairs(work []typePair) bool {
 		}
 		seen[p] = struct{}{}
 		x, y := p.a, p.b
-		if x.scalar != y.scalar || x.unresolvable != y.unresolvable {
+		if x.scalar != y.scalar || x.scalarWord != y.scalarWord || x.unresolvable != y.unresolvable {
 			return false
 		}
 		if (x.list == nil) != (y.list == nil) || (x.m == nil) != (y.m == nil) {

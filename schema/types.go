@@ -18,6 +18,10 @@ const (
 	String
 	Boolean
 	Untyped
+	// UnknownScalar is a scalar word Compile does not know, accepted only
+	// with Lenient (as SMD accepts it): every non-null scalar value of such
+	// a type is invalid. Type.ScalarWord returns the word.
+	UnknownScalar
 )
 
 // String returns SMD's word for the kind ("numeric", "string", "boolean",
@@ -34,6 +38,8 @@ func (k ScalarKind) String() string {
 		return "boolean"
 	case Untyped:
 		return "untyped"
+	case UnknownScalar:
+		return "unknown"
 	}
 	return "ScalarKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -131,6 +137,7 @@ func (s *Schema) TypeNames() []string { return slices.Clone(s.names) }
 type Type struct {
 	name         string
 	scalar       ScalarKind
+	scalarWord   string // the word of an UnknownScalar
 	unresolvable bool
 	list         *List
 	m            *Map
@@ -177,6 +184,18 @@ func (t *Type) Name() string { return t.name }
 
 // Scalar returns the scalar kind t accepts, NoScalar if none.
 func (t *Type) Scalar() ScalarKind { return t.scalar }
+
+// ScalarWord returns the schema's word for t's scalar: the kind's word, or
+// for an UnknownScalar the word the schema used; "" if t has no scalar.
+func (t *Type) ScalarWord() string {
+	switch t.scalar {
+	case NoScalar:
+		return ""
+	case UnknownScalar:
+		return t.scalarWord
+	}
+	return t.scalar.String()
+}
 
 // List returns t's list part, nil if t accepts no list.
 func (t *Type) List() *List { return t.list }

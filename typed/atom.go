@@ -14,6 +14,7 @@ import (
 // kind picks which.
 type atom struct {
 	scalar schema.ScalarKind
+	word   string // the schema's word of an UnknownScalar
 	list   *schema.List
 	m      *schema.Map
 }
@@ -22,7 +23,11 @@ func fullAtom(t *schema.Type) atom {
 	if t == nil {
 		return atom{}
 	}
-	return atom{scalar: t.Scalar(), list: t.List(), m: t.Map()}
+	a := atom{scalar: t.Scalar(), list: t.List(), m: t.Map()}
+	if a.scalar == schema.UnknownScalar {
+		a.word = t.ScalarWord()
+	}
+	return a
 }
 
 // deduce narrows the atom of t to the part that fits v. When v is absent,
@@ -35,7 +40,7 @@ func deduce(t *schema.Type, v *value.Value) atom {
 	switch v.Kind() {
 	case value.Bool, value.Int, value.Float, value.String:
 		if a.scalar != schema.NoScalar {
-			return atom{scalar: a.scalar}
+			return atom{scalar: a.scalar, word: a.word}
 		}
 	case value.List:
 		if a.list != nil {
@@ -115,8 +120,9 @@ func describeKind(v value.Value) string {
 }
 
 // scalarProblem returns a message when v (present and not null) does not fit
-// the scalar kind k, else "".
-func scalarProblem(k schema.ScalarKind, v value.Value) string {
+// the scalar of a, else "".
+func scalarProblem(a atom, v value.Value) string {
+	k := a.scalar
 	switch v.Kind() {
 	case value.Null:
 		return ""
@@ -140,6 +146,8 @@ func scalarProblem(k schema.ScalarKind, v value.Value) string {
 		default:
 			return "expected any scalar, got " + describeKind(v)
 		}
+	case schema.UnknownScalar:
+		return "unexpected scalar type in schema: " + a.word
 	default:
 		return fmt.Sprintf("unexpected scalar type in schema: %v", k)
 	}

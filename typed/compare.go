@@ -249,7 +249,7 @@ func (w *comparer) handle(t *schema.Type, a atom, lhs, rhs *value.Value) (bool, 
 	case atomMap:
 		return w.doMap(a.m, lhs, rhs)
 	case atomScalar:
-		if !w.errs.checkScalarSides(w.path, a.scalar, lhs, rhs) {
+		if !w.errs.checkScalarSides(w.path, a, lhs, rhs) {
 			return false, 0
 		}
 		return true, leaf(lhs, rhs)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
-	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -126,16 +125,16 @@ func (l *errorList) result() error {
 }
 
 // checkScalarSides records a problem when both sides of a two-sided walk
-// (either nil when absent) fail to fit the scalar kind k, and reports
+// (either nil when absent) fail to fit the scalar of atom a, and reports
 // whether the walk can go on; one bad side is tolerated, as the reference
 // engine does.
-func (l *errorList) checkScalarSides(path fieldpath.Path, k schema.ScalarKind, lhs, rhs *value.Value) bool {
+func (l *errorList) checkScalarSides(path fieldpath.Path, a atom, lhs, rhs *value.Value) bool {
 	lp, rp := "", ""
 	if lhs != nil {
-		lp = scalarProblem(k, *lhs)
+		lp = scalarProblem(a, *lhs)
 	}
 	if rhs != nil {
-		rp = scalarProblem(k, *rhs)
+		rp = scalarProblem(a, *rhs)
 	}
 	if lp != "" && rp != "" {
 		l.add(path, WrongKind, "lhs: "+lp)

@@ -109,7 +109,7 @@ func (w *merger) handle(t *schema.Type, a atom, lhs, rhs *value.Value) (value.Va
 	case atomMap:
 		return w.doMap(a.m, lhs, rhs)
 	case atomScalar:
-		if !w.errs.checkScalarSides(w.path, a.scalar, lhs, rhs) {
+		if !w.errs.checkScalarSides(w.path, a, lhs, rhs) {
 			return value.Value{}, false
 		}
 		return keepRHS(lhs, rhs)

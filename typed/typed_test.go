@@ -636,3 +636,46 @@ func TestNoType(t *testing.T) {
 		}
 	}
 }
+
+// TestLenientSchemaErrors: the types schema.Lenient lets through fail as
+// SMD's do, when a value reaches them.
+func TestLenientSchemaErrors(t *testing.T) {
+	doc, err := schema.Parse([]byte(`types:
+- name: a
+  map:
+    fields:
+    - name: x
+      type:
+        namedType: missing
+    - name: n
+      type:
+        scalar: number
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.Compile(doc, schema.Lenient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.Type("a")
+	for src, want := range map[string]string{
+		`{n: 1}`:    ".n: unexpected scalar type in schema: number",
+		`{n: null}`: "",
+		`{x: 1}`:    ".x: schema error: no type found matching: missing",
+		`{n: "a"}`:  ".n: unexpected scalar type in schema: number",
+		`{}`:        "",
+	} {
+		v, err := value.FromYAML([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if err := typed.Validate(a, v); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", src, got, want)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func (w *validator) walk(t *schema.Type, v value.Value) {
 	case atomMap:
 		w.doMap(a.m, v)
 	case atomScalar:
-		if msg := scalarProblem(a.scalar, v); msg != "" {
+		if msg := scalarProblem(a, v); msg != "" {
 			w.errs.add(w.path, WrongKind, msg)
 		}
 	case atomList:

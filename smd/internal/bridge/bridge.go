@@ -1,0 +1,293 @@
+// Package bridge converts between the drop-in's SMD-shaped types (value
+// views over Go data, mutable field sets) and structmerge's immutable ones,
+// at the boundary of the typed and merge packages.
+//
+// # Concurrency
+//
+// The functions only read their arguments and return new data; they are
+// safe for concurrent use on arguments nobody modifies.
+package bridge
+
+import (
+	core "github.com/structmerge/structmerge/fieldpath"
+	corevalue "github.com/structmerge/structmerge/value"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// Value converts an SMD value to structmerge's. A nil Value is null.
+func Value(v value.Value) (corevalue.Value, error) {
+	if v == nil {
+		return corevalue.Value{}, nil
+	}
+	return corevalue.FromUnstructured(v.Unstructured())
+}
+
+// FromValue converts structmerge's value to an SMD value over new Go data
+// (integers are int64, maps map[string]interface{}).
+func FromValue(v corevalue.Value) value.Value {
+	return value.NewValueInterface(v.Unstructured())
+}
+
+// Element converts a path element to structmerge's. Values that structmerge
+// cannot hold (such as NaN) give an error.
+func Element(pe fieldpath.PathElement) (core.PathElement, error) {
+	switch {
+	case pe.FieldName != nil:
+		return core.FieldName(*pe.FieldName), nil
+	case pe.Index != nil:
+		return core.Index(*pe.Index), nil
+	case pe.Value != nil:
+		v, err := Value(*pe.Value)
+		if err != nil {
+			return core.PathElement{}, err
+		}
+		return core.MemberValue(v), nil
+	case pe.Key != nil:
+		fields := make([]corevalue.Field, len(*pe.Key))
+		for i, f := range *pe.Key {
+			v, err := Value(f.Value)
+			if err != nil {
+				return core.PathElement{}, err
+			}
+			fields[i] = corevalue.Field{Name: f.Name, Value: v}
+		}
+		return core.Key(fields), nil
+	}
+	return core.PathElement{}, errInvalidElement
+}
+
+type bridgeError string
+
+func (e bridgeError) Error() string { return string(e) }
+
+const errInvalidElement = bridgeError("invalid PathElement")
+
+// FromElement converts structmerge's path element to an SMD one.
+func FromElement(pe core.PathElement) fieldpath.PathElement {
+	switch pe.Kind() {
+	case core.FieldNameKind:
+		return fieldpath.FieldNameElement(pe.FieldName())
+	case core.IndexKind:
+		return fieldpath.IndexElement(pe.Index())
+	case core.ValueKind:
+		return fieldpath.ValueElement(FromValue(pe.Value()))
+	case core.KeyKind:
+		key := pe.Key()
+		fields := make(value.FieldList, len(key))
+		for i, f := range key {
+			fields[i] = value.Field{Name: f.Name, Value: FromValue(f.Value)}
+		}
+		return fieldpath.KeyElement(fields...)
+	}
+	return fieldpath.PathElement{}
+}
+
+// Path converts a path to structmerge's.
+func Path(p fieldpath.Path) (core.Path, error) {
+	out := make(core.Path, len(p))
+	for i, pe := range p {
+		e, err := Element(pe)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// FromPath converts structmerge's path to an SMD one.
+func FromPath(p core.Path) fieldpath.Path {
+	out := make(fieldpath.Path, len(p))
+	for i, pe := range p {
+		out[i] = FromElement(pe)
+	}
+	return out
+}
+
+// Set converts an SMD set to structmerge's immutable set, node by node
+// (each path element is converted once). A nil set is empty. An element
+// structmerge cannot hold (such as a NaN value) is left out, with an error.
+func Set(s *fieldpath.Set) (*core.Set, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var a core.Assembler
+	var err error
+	out := assemble(&a, s, &err)
+	return out, err
+}
+
+func assemble(a *core.Assembler, s *fieldpath.Set, errp *error) *core.Set {
+	l := a.Open()
+	for pe := range s.Members.All() {
+		e, err := Element(pe)
+		if err != nil {
+			if *errp == nil {
+				*errp = err
+			}
+			continue
+		}
+		a.AddMember(e)
+	}
+	for pe := range s.Children.All() {
+		child, _ := s.Children.Get(pe)
+		e, err := Element(pe)
+		if err != nil {
+			if *errp == nil {
+				*errp = err
+			}
+			continue
+		}
+		a.AddChild(e, assemble(a, child, errp))
+	}
+	return a.Close(l)
+}
+
+// FromSet converts structmerge's set to a new SMD set.
+func FromSet(s *core.Set) *fieldpath.Set {
+	out := &fieldpath.Set{}
+	fill(out, s)
+	return out
+}
+
+func fill(dst *fieldpath.Set, s *core.Set) {
+	if s == nil {
+		return
+	}
+	members := s.Members()
+	dst.Members = fieldpath.MakePathElementSet(len(members))
+	for _, pe := range members {
+		dst.Members.Insert(FromElement(pe))
+	}
+	for _, c := range s.Children() {
+		fill(dst.Children.Descend(FromElement(c.Element)), c.Set)
+	}
+}
+
+// Source is an input of an operation in both forms: the caller's Go data
+// and the structmerge value converted from it.
+type Source struct {
+	Go   interface{}
+	Core corevalue.Value
+}
+
+// FromValueLike is FromValue for a value computed from sources (say, a
+// merge of two objects). Where a node of v is the very node of a source
+// (structmerge's operations share unchanged subtrees with their inputs),
+// the source's own Go data is used, as SMD's operations return the caller's
+// data for what they do not change; elsewhere new maps and lists are made,
+// and integers take the Go type the sources use for theirs (int rather
+// than int64, as YAML decoders make).
+func FromValueLike(v corevalue.Value, sources ...Source) value.Value {
+	conv := func(i int64) interface{} { return i }
+	for _, s := range sources {
+		if c, ok := intType(s.Go); ok {
+			conv = c
+			break
+		}
+	}
+	return value.NewValueInterface(unstructuredLike(v, sources, conv))
+}
+
+// intType finds the first integer in x and returns a conversion to its Go
+// type.
+func intType(x interface{}) (func(int64) interface{}, bool) {
+	switch t := x.(type) {
+	case int:
+		return func(i int64) interface{} {
+			if int64(int(i)) == i {
+				return int(i)
+			}
+			return i
+		}, true
+	case int64:
+		return func(i int64) interface{} { return i }, true
+	case int32:
+		return func(i int64) interface{} {
+			if int64(int32(i)) == i {
+				return int32(i)
+			}
+			return i
+		}, true
+	case map[string]interface{}:
+		for _, v := range t {
+			if c, ok := intType(v); ok {
+				return c, true
+			}
+		}
+	case map[interface{}]interface{}:
+		for _, v := range t {
+			if c, ok := intType(v); ok {
+				return c, true
+			}
+		}
+	case []interface{}:
+		for _, v := range t {
+			if c, ok := intType(v); ok {
+				return c, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func unstructuredLike(v corevalue.Value, srcs []Source, conv func(int64) interface{}) interface{} {
+	for _, s := range srcs {
+		if corevalue.Same(v, s.Core) && v.Kind() == s.Core.Kind() {
+			return s.Go
+		}
+	}
+	switch v.Kind() {
+	case corevalue.Map:
+		fields := v.Fields()
+		out := make(map[string]interface{}, len(fields))
+		sub := make([]Source, 0, len(srcs))
+		for _, f := range fields {
+			sub = sub[:0]
+			for _, s := range srcs {
+				if s.Core.Kind() != corevalue.Map {
+					continue
+				}
+				g, ok := mapGet(s.Go, f.Name)
+				c, cok := s.Core.Get(f.Name)
+				if ok && cok {
+					sub = append(sub, Source{Go: g, Core: c})
+				}
+			}
+			out[f.Name] = unstructuredLike(f.Value, sub, conv)
+		}
+		return out
+	case corevalue.List:
+		items := v.Items()
+		out := make([]interface{}, len(items))
+		sub := make([]Source, 0, len(srcs))
+		for i, item := range items {
+			sub = sub[:0]
+			for _, s := range srcs {
+				l, ok := s.Go.([]interface{})
+				if ok && s.Core.Kind() == corevalue.List && i < len(l) && i < s.Core.Len() {
+					sub = append(sub, Source{Go: l[i], Core: s.Core.Index(i)})
+				}
+			}
+			out[i] = unstructuredLike(item, sub, conv)
+		}
+		return out
+	case corevalue.Int:
+		return conv(v.AsInt())
+	}
+	return v.Unstructured()
+}
+
+func mapGet(m interface{}, key string) (interface{}, bool) {
+	switch t := m.(type) {
+	case map[string]interface{}:
+		x, ok := t[key]
+		return x, ok
+	case map[interface{}]interface{}:
+		x, ok := t[key]
+		return x, ok
+	}
+	return nil, false
+}

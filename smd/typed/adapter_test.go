@@ -1,0 +1,70 @@
+package typed_test
+
+import (
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v2"
+
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// A schema as SMD accepts it in a Parser built as a struct literal: the
+// type "b" twice (the last counts), a reference to an undefined type, an
+// unknown scalar word. (NewParser, like SMD's, rejects the duplicate.)
+const laxSchema = `types:
+- name: a
+  map:
+    fields:
+    - name: b
+      type:
+        namedType: b
+    - name: gone
+      type:
+        namedType: nowhere
+- name: b
+  scalar: string
+- name: b
+  map:
+    fields:
+    - name: count
+      type:
+        scalar: number
+- name: unrelated
+  scalar: numeric
+`
+
+// TestParserLiteral: a Parser built as a struct literal, as
+// k8s.io/apimachinery builds one, works like one from NewParser, and both
+// take what SMD takes. (The test passes on SMD v6.4.2 as well.)
+func TestParserLiteral(t *testing.T) {
+	var s schema.Schema
+	if err := yaml.Unmarshal([]byte(laxSchema), &s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := typed.NewParser(laxSchema); err == nil || !strings.Contains(err.Error(), `duplicate entries for key [name="b"]`) {
+		t.Errorf("NewParser must reject the duplicate type, as SMD's does: %v", err)
+	}
+	parsed, err := typed.NewParser(typed.YAMLObject(strings.Replace(laxSchema, "- name: b\n  scalar: string\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]*typed.Parser{"literal": {Schema: s}, "NewParser": parsed} {
+		a := p.Type("a")
+		if _, err := a.FromYAML(`{b: {}}`); err != nil {
+			t.Errorf("%s: the last definition of b must count: %v", name, err)
+		}
+		_, err := a.FromYAML(`{b: {count: 1}}`)
+		if err == nil || !strings.Contains(err.Error(), "unexpected scalar type in schema: number") {
+			t.Errorf("%s: unknown scalar: %v", name, err)
+		}
+		_, err = a.FromYAML(`{gone: 1}`)
+		if err == nil || !strings.Contains(err.Error(), "no type found matching: nowhere") {
+			t.Errorf("%s: dangling reference: %v", name, err)
+		}
+		if _, err := p.Type("missing").FromYAML(`{}`); err == nil {
+			t.Errorf("%s: a missing type must be an error", name)
+		}
+	}
+}

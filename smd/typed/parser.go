@@ -1,0 +1,164 @@
+package typed
+
+import (
+	"fmt"
+
+	coreschema "github.com/structmerge/structmerge/schema"
+	yaml "go.yaml.in/yaml/v2"
+
+	"sigs.k8s.io/structured-merge-diff/v6/internal/bridge"
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// YAMLObject is an object or a schema as YAML text.
+type YAMLObject string
+
+// Parser holds a schema and its compiled form. Make one with NewParser,
+// which compiles the schema once; a Parser built as a struct literal (it
+// has no compiled form) compiles, on each call of Type, the types the
+// requested one reaches. Schema must not be modified after NewParser.
+type Parser struct {
+	Schema schema.Schema
+
+	compiled *coreschema.Schema
+	err      error
+}
+
+// schemaSchema is the compiled schema of schemas, which NewParser validates
+// its input against. It is made during package initialisation and never
+// written again.
+var schemaSchema = mustParse(YAMLObject(schema.SchemaSchemaYAML)).Type("schema")
+
+// mustParse parses and compiles a schema without validating it; it panics
+// on error, for the package's own schemas.
+func mustParse(s YAMLObject) *Parser {
+	p, err := parse(s)
+	if err != nil {
+		panic(fmt.Errorf("failed to create parser: %v", err))
+	}
+	return p
+}
+
+func parse(s YAMLObject) (*Parser, error) {
+	p := &Parser{}
+	if err := yaml.Unmarshal([]byte(s), &p.Schema); err != nil {
+		return nil, err
+	}
+	p.compiled, p.err = bridge.Compile(&p.Schema)
+	return p, p.err
+}
+
+// NewParser checks that s is a valid schema (it must validate against
+// schema.SchemaSchemaYAML), decodes it and compiles it.
+func NewParser(s YAMLObject) (*Parser, error) {
+	if _, err := schemaSchema.FromYAML(s); err != nil {
+		return nil, fmt.Errorf("unable to validate schema: %v", err)
+	}
+	return parse(s)
+}
+
+// TypeNames returns the names of the schema's types, in order.
+func (p *Parser) TypeNames() (names []string) {
+	for _, t := range p.Schema.Types {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// Type returns the type called name. Whether it exists is checked when a
+// value is made of it (see ParseableType.IsValid).
+func (p *Parser) Type(name string) ParseableType {
+	pt := ParseableType{Schema: &p.Schema, TypeRef: schema.TypeRef{NamedType: &name}}
+	compiled, err := p.compiled, p.err
+	if compiled == nil && err == nil {
+		// A Parser built as a struct literal has no compiled schema: compile
+		// here the types this one reaches.
+		compiled, err = bridge.CompileReachable(&p.Schema, name)
+	}
+	if err != nil {
+		pt.err = err
+		return pt
+	}
+	pt.t, pt.err = bridge.Resolve(compiled, []schema.TypeRef{pt.TypeRef}, 0)
+	return pt
+}
+
+// ParseableType is a type of a schema, from which typed values are made.
+// One made by Parser.Type carries the type compiled by the parser; one
+// built as a struct literal compiles its schema each time a value is made.
+type ParseableType struct {
+	TypeRef schema.TypeRef
+	Schema  *schema.Schema
+
+	t   *coreschema.Type
+	err error
+}
+
+// IsValid reports whether the type exists in the schema.
+func (p ParseableType) IsValid() bool {
+	_, ok := p.Schema.Resolve(p.TypeRef)
+	return ok
+}
+
+// FromYAML decodes object (YAML, as go.yaml.in/yaml/v2 does) and returns it
+// as a value of the type, validated.
+func (p ParseableType) FromYAML(object YAMLObject, opts ...ValidationOptions) (*TypedValue, error) {
+	var v interface{}
+	if err := yaml.Unmarshal([]byte(object), &v); err != nil {
+		return nil, err
+	}
+	return p.asTyped(value.NewValueInterface(v), opts)
+}
+
+// FromUnstructured returns in (unstructured Go data) as a value of the
+// type, validated.
+func (p ParseableType) FromUnstructured(in interface{}, opts ...ValidationOptions) (*TypedValue, error) {
+	return p.asTyped(value.NewValueInterface(in), opts)
+}
+
+// FromStructured returns in (a Go struct, as encoding/json sees it) as a
+// value of the type, validated.
+func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions) (*TypedValue, error) {
+	v, err := value.NewValueReflect(in)
+	if err != nil {
+		return nil, fmt.Errorf("error creating struct value reflector: %v", err)
+	}
+	return p.asTyped(v, opts)
+}
+
+func (p ParseableType) asTyped(v value.Value, opts []ValidationOptions) (*TypedValue, error) {
+	if p.t == nil && p.err == nil {
+		return AsTyped(v, p.Schema, p.TypeRef, opts...)
+	}
+	tv, err := newTyped(v, p.Schema, p.TypeRef, p.t, p.err, true, opts)
+	if err != nil {
+		return nil, err
+	}
+	return tv, nil
+}
+
+// DeducedParseableType is the type of values without a schema: every map is
+// separable and every list atomic, and any value is valid.
+var DeducedParseableType ParseableType = mustParse(`types:
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+- name: __untyped_deduced_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_deduced_
+    elementRelationship: separable
+`).Type("__untyped_deduced_")
