@@ -20,10 +20,9 @@
 //     variants that repeat a list item, as updates may (Duplicate). Names,
 //     keys and set members come from small alphabets so that list items
 //     overlap and managers collide; odd strings and numbers appear rarely.
-//   - Diff compares two objects of a schema place by place, BrokenItems
-//     finds list items a removal broke, and KeyElement and ItemKey compute
-//     the identity of a keyed list item as the reference does (defaults
-//     fill in absent key fields).
+//   - Diff compares two objects of a schema place by place, and KeyElement
+//     and ItemKey compute the identity of a keyed list item as the
+//     reference does (defaults fill in absent key fields).
 //   - Scenario writes a case as a scenario file; FormatValue writes a value
 //     as YAML flow text that reads back with the same kinds.
 //

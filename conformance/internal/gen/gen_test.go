@@ -252,35 +252,6 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-// TestBrokenItems checks BrokenItems on a list whose key has a default.
-func TestBrokenItems(t *testing.T) {
-	item := &Type{Kind: KindStruct, Fields: []Field{
-		{Name: "name", Type: &Type{Kind: KindScalar, Scalar: "string"}, Default: "main"},
-		{Name: "v", Type: &Type{Kind: KindScalar, Scalar: "string"}},
-	}}
-	root := &Type{Kind: KindStruct, Fields: []Field{
-		{Name: "list", Type: &Type{Kind: KindList, Elem: &Type{Kind: KindRef, Ref: "item"}, Keys: []string{"name"}}},
-	}}
-	s := &Schema{Root: "root", Types: []*Named{{Name: "root", Type: root}, {Name: "item", Type: item}}}
-	s.byName = map[string]*Named{"root": s.Types[0], "item": s.Types[1]}
-	ref := `{"list": [{"name": "p", "v": "1"}, {"name": "main"}]}`
-	tests := []struct {
-		got  string
-		want int
-	}{
-		{`{"list": [{"name": "p"}]}`, 0},                // a field removed
-		{`{"list": [{"name": "main"}]}`, 0},             // an item removed
-		{`{"list": [null, {"name": "main"}]}`, 1},       // a null item
-		{`{"list": [{"v": "1"}, {"name": "main"}]}`, 1}, // a key removed: now a second "main"
-		{`{"list": [{"v": "1"}]}`, 0},                   // a key removed, but "main" is known
-	}
-	for _, tt := range tests {
-		if got := s.BrokenItems(mustJSON(t, tt.got), mustJSON(t, ref)); len(got) != tt.want {
-			t.Errorf("BrokenItems(%s) = %v, want %d lists", tt.got, got, tt.want)
-		}
-	}
-}
-
 // TestKeyElement checks the key of items with defaulted and absent keys.
 func TestKeyElement(t *testing.T) {
 	it := &Type{Kind: KindStruct, Fields: []Field{
