@@ -32,8 +32,11 @@
 //     server sets (name, namespace, uid, resourceVersion, generation,
 //     creationTimestamp, selfLink, managedFields), nor the fields the
 //     kind's registry resets on the subresource written (the status on the
-//     main resource, the spec on the status subresource:
-//     RegistryResetFields, or WithResetFields).
+//     main resource, the spec on the status subresource, and what the
+//     strategies of other subresources such as a CertificateSigningRequest's
+//     approval reset: RegistryResetFields, or WithResetFields). The
+//     registry tables are generated from the strategies in the source of
+//     Kubernetes (kube/internal/registrygen, run by go generate).
 //   - Time: an entry's time is stamped from the clock (WithClock) when its
 //     write changed the object; an apply that changes nothing leaves the
 //     object and every time alone.

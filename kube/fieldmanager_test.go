@@ -324,28 +324,71 @@ func TestResetFieldsOption(t *testing.T) {
 	}
 }
 
-func TestRegistryTables(t *testing.T) {
+// TestRegistryLookups checks how the registry tables are looked up; their
+// contents are compared with the strategies of Kubernetes themselves in the
+// conformance module (TestRegistryTablesMatchReference).
+func TestRegistryLookups(t *testing.T) {
 	dep := kube.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
 	main := kube.RegistryResetFields(dep, "")
-	if len(main) != 1 || main["apps/v1"].String() != ".status" {
-		t.Errorf("Deployment main: %v", main)
-	}
 	status := kube.RegistryResetFields(dep, "status")
-	if status["apps/v1"].String() != ".spec\n.metadata.labels" {
-		t.Errorf("Deployment status: %q", status["apps/v1"].String())
+	if main["apps/v1"].Empty() || status["apps/v1"].Empty() {
+		t.Fatalf("Deployment: main %v, status %v", main, status)
+	}
+	if main["apps/v1"].Equal(status["apps/v1"]) {
+		t.Errorf("the main resource and the status reset the same fields: %v", main)
+	}
+	// Each call gives new sets: changing the map of one call does not
+	// change the next.
+	delete(main, "apps/v1")
+	if again := kube.RegistryResetFields(dep, ""); again["apps/v1"].Empty() {
+		t.Error("a caller's change reached the table")
+	}
+	for _, sub := range []string{kube.ScaleSubresource, "rollback", "no-such-subresource"} {
+		if r := kube.RegistryResetFields(dep, sub); r != nil {
+			t.Errorf("Deployment %s: %v", sub, r)
+		}
 	}
 	if r := kube.RegistryResetFields(kube.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, ""); r != nil {
 		t.Errorf("ConfigMap: %v", r)
 	}
-	if r := kube.RegistryResetFields(dep, "scale"); r != nil {
-		t.Errorf("Deployment scale: %v", r)
+	// The same kind name in another group is another kind.
+	if r := kube.RegistryResetFields(kube.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Deployment"}, ""); r != nil {
+		t.Errorf("example.com Deployment: %v", r)
+	}
+	pod := kube.GroupVersionKind{Version: "v1", Kind: "Pod"}
+	if !kube.RegistryFilteredSubresources(pod, "resize") || kube.RegistryFilteredSubresources(pod, "status") {
+		t.Error("Pod's filtered subresources")
+	}
+	if r := kube.RegistryResetFields(pod, "resize"); r != nil {
+		t.Errorf("Pod resize: %v", r)
 	}
 	paths, ok := kube.RegistryReplicasPaths(kube.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"})
-	if !ok || paths["apps/v1beta2"].String() != ".spec.replicas" {
+	if !ok || len(paths) == 0 {
 		t.Errorf("StatefulSet replicas: %v %v", paths, ok)
 	}
 	if _, ok := kube.RegistryReplicasPaths(kube.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}); ok {
 		t.Error("DaemonSet has a scale subresource")
+	}
+	// Every endpoint listed answers its lookup, once.
+	seen := map[kube.RegistryEndpoint]bool{}
+	for _, e := range kube.RegistryEndpoints() {
+		if seen[e] {
+			t.Errorf("%+v listed twice", e)
+		}
+		seen[e] = true
+		gvk := kube.GroupVersionKind{Group: e.Group, Kind: e.Kind}
+		switch {
+		case e.Subresource == kube.ScaleSubresource:
+			if _, ok := kube.RegistryReplicasPaths(gvk); !ok {
+				t.Errorf("%+v: no replicas paths", e)
+			}
+		case kube.RegistryFilteredSubresources(gvk, e.Subresource):
+		case len(kube.RegistryResetFields(gvk, e.Subresource)) == 0:
+			t.Errorf("%+v: no reset fields", e)
+		}
+	}
+	if !seen[kube.RegistryEndpoint{Group: "apps", Kind: "Deployment", Subresource: "status"}] {
+		t.Error("Deployment's status is not listed")
 	}
 }
 
@@ -356,6 +399,23 @@ func TestResetValues(t *testing.T) {
 	got := kube.ResetValues(obj, live, set)
 	if want := yv(t, `{metadata: {name: x}, spec: {replicas: 1}, status: {ready: 1}}`); !value.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestResetValuesOfMetadata checks that resetting the whole metadata keeps
+// the field manager's managedFields of the written object.
+func TestResetValuesOfMetadata(t *testing.T) {
+	set := fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("metadata")}, fieldpath.Path{fieldpath.FieldName("spec")})
+	obj := yv(t, `{metadata: {name: x, labels: {a: b}, managedFields: [{manager: new}]}, spec: {n: 9}, status: {ready: 1}}`)
+	live := yv(t, `{metadata: {name: x, annotations: {c: d}, managedFields: [{manager: old}]}, spec: {n: 1}}`)
+	got := kube.ResetValues(obj, live, set)
+	if want := yv(t, `{metadata: {name: x, annotations: {c: d}, managedFields: [{manager: new}]}, spec: {n: 1}, status: {ready: 1}}`); !value.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	obj = yv(t, `{metadata: {name: x}, spec: {n: 9}}`)
+	got = kube.ResetValues(obj, live, set)
+	if want := yv(t, `{metadata: {name: x, annotations: {c: d}}, spec: {n: 1}}`); !value.Equal(got, want) {
+		t.Errorf("without managedFields: got %v, want %v", got, want)
 	}
 }
 

@@ -1,21 +1,52 @@
 package kube
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/value"
 )
 
 // This file holds what the API server's registry (the storage strategies
 // of the built-in kinds of Kubernetes 1.37) tells the field manager: the
-// fields reset on writes to the main resource and to the status
-// subresource, and the replicas fields behind the scale subresource.
+// fields reset on writes to the main resource and to each subresource
+// with a strategy of its own, and the replicas fields behind the scale
+// subresource. The tables are in registry_generated.go, which
+// kube/internal/registrygen writes from the source of k8s.io/kubernetes
+// (`go generate`).
 
-// resetRule is what one group and kind resets, for its listed versions.
-type resetRule struct {
+//go:generate go run ./internal/registrygen
+
+// registryReset is what the strategy of one endpoint (the main resource,
+// subresource "") of a group and kind resets, per API version.
+type registryReset struct {
+	group, kind, subresource string
+	fields                   []registryFields
+}
+
+// registryFields is the paths of field names reset at one API version.
+type registryFields struct {
+	apiVersion string
+	paths      [][]string
+}
+
+// registryReplicasPaths is where the replicas of a kind with a scale
+// subresource are, per API version.
+type registryReplicasPaths struct {
 	group, kind string
-	versions    []string
-	main        []fieldpath.Path // on the main resource (and other subresources)
-	status      []fieldpath.Path // on the status subresource
+	paths       []registryPath
+}
+
+// registryPath is one API version's path of field names.
+type registryPath struct {
+	apiVersion string
+	path       []string
+}
+
+// registryEndpoint names a subresource of a group and kind.
+type registryEndpoint struct {
+	group, kind, subresource string
 }
 
 func path(names ...string) fieldpath.Path {
@@ -26,90 +57,93 @@ func path(names ...string) fieldpath.Path {
 	return p
 }
 
-var (
-	statusPath = path("status")
-	specPath   = path("spec")
-)
-
-// resetRules lists the built-in kinds whose strategies reset fields.
-var resetRules = []resetRule{
-	{group: "apps", kind: "Deployment", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath, path("metadata", "labels")}},
-	{group: "apps", kind: "StatefulSet", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "apps", kind: "DaemonSet", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "apps", kind: "ReplicaSet", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "batch", kind: "Job", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "batch", kind: "CronJob", versions: []string{"v1", "v1beta1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "", kind: "Pod", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath, path("metadata", "deletionTimestamp"), path("metadata", "ownerReferences")}},
-	{group: "", kind: "Service", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "", kind: "Namespace", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "", kind: "Node", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "", kind: "PersistentVolume", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "", kind: "PersistentVolumeClaim", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "", kind: "ReplicationController", versions: []string{"v1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "autoscaling", kind: "HorizontalPodAutoscaler", versions: []string{"v1", "v2"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "networking.k8s.io", kind: "Ingress", versions: []string{"v1", "v1beta1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "extensions", kind: "Ingress", versions: []string{"v1beta1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-	{group: "policy", kind: "PodDisruptionBudget", versions: []string{"v1", "v1beta1"}, main: []fieldpath.Path{statusPath}, status: []fieldpath.Path{specPath}},
-}
-
 // RegistryResetFields returns the fields the API server resets on writes
 // to subresource ("" for the main resource) of a built-in kind, per API
-// version, as the kind's storage strategy declares them: the status on the
-// main resource, the spec (and for some kinds a few metadata fields) on
-// the status subresource. The API server's field manager gives nobody
-// ownership of them. It returns nil for other kinds and subresources. The
-// sets are new on each call.
+// version, as the storage strategy behind that endpoint declares them:
+// typically the status on the main resource, and the spec (for some kinds
+// also metadata fields) on the status subresource; a few kinds have other
+// subresources with strategies of their own (CertificateSigningRequest's
+// "approval", Namespace's "finalize"). The API server's field manager gives
+// nobody ownership of them. The versions are those the strategy lists,
+// which for a kind served in two groups (Ingress) name both groups.
+//
+// It returns nil for kinds and subresources whose strategy resets nothing,
+// for the scale subresource, and for Pod's "resize" and
+// "ephemeralcontainers", whose strategies keep only the fields a filter
+// allows instead (see RegistryFilteredSubresources). The sets are new on
+// each call.
 func RegistryResetFields(gvk GroupVersionKind, subresource string) map[string]*fieldpath.Set {
-	for _, r := range resetRules {
-		if r.group != gvk.Group || r.kind != gvk.Kind {
+	for i := range registryResets {
+		r := &registryResets[i]
+		if r.group != gvk.Group || r.kind != gvk.Kind || r.subresource != subresource {
 			continue
 		}
-		paths := r.main
-		switch subresource {
-		case "status":
-			paths = r.status
-		case ScaleSubresource:
-			return nil
-		}
-		out := make(map[string]*fieldpath.Set, len(r.versions))
-		for _, v := range r.versions {
-			gv := v
-			if r.group != "" {
-				gv = r.group + "/" + v
+		out := make(map[string]*fieldpath.Set, len(r.fields))
+		for _, f := range r.fields {
+			paths := make([]fieldpath.Path, len(f.paths))
+			for j, names := range f.paths {
+				paths[j] = path(names...)
 			}
-			out[gv] = fieldpath.NewSet(paths...)
+			out[f.apiVersion] = fieldpath.NewSet(paths...)
 		}
 		return out
 	}
 	return nil
 }
 
-// replicasRules lists the built-in kinds with a scale subresource.
-var replicasRules = []struct {
-	group, kind string
-	versions    []string
-}{
-	{"apps", "Deployment", []string{"v1", "v1beta1", "v1beta2"}},
-	{"apps", "StatefulSet", []string{"v1", "v1beta1", "v1beta2"}},
-	{"apps", "ReplicaSet", []string{"v1", "v1beta2"}},
-	{"", "ReplicationController", []string{"v1"}},
+// RegistryFilteredSubresources reports whether the strategy behind
+// subresource of a built-in kind keeps only the fields a filter allows
+// (Pod's "resize" and "ephemeralcontainers") rather than resetting a set
+// of fields. RegistryResetFields does not model such filters.
+func RegistryFilteredSubresources(gvk GroupVersionKind, subresource string) bool {
+	for _, e := range registryFiltered {
+		if e.group == gvk.Group && e.kind == gvk.Kind && e.subresource == subresource {
+			return true
+		}
+	}
+	return false
+}
+
+// RegistryEndpoint names an endpoint of a built-in kind ("" for the main
+// resource, or a subresource).
+type RegistryEndpoint struct {
+	Group, Kind, Subresource string
+}
+
+// RegistryEndpoints lists every endpoint the registry tables describe,
+// sorted by group, kind and subresource: those whose strategies reset
+// fields (RegistryResetFields), those whose strategies filter
+// (RegistryFilteredSubresources), and the scale subresource of each kind
+// with one (RegistryReplicasPaths). The slice is new on each call.
+func RegistryEndpoints() []RegistryEndpoint {
+	out := make([]RegistryEndpoint, 0, len(registryResets)+len(registryFiltered)+len(registryReplicas))
+	for _, r := range registryResets {
+		out = append(out, RegistryEndpoint{Group: r.group, Kind: r.kind, Subresource: r.subresource})
+	}
+	for _, r := range registryFiltered {
+		out = append(out, RegistryEndpoint{Group: r.group, Kind: r.kind, Subresource: r.subresource})
+	}
+	for _, r := range registryReplicas {
+		out = append(out, RegistryEndpoint{Group: r.group, Kind: r.kind, Subresource: ScaleSubresource})
+	}
+	slices.SortFunc(out, func(a, b RegistryEndpoint) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Subresource, b.Subresource))
+	})
+	return out
 }
 
 // RegistryReplicasPaths returns where the replicas of a built-in kind with
 // a scale subresource are, per API version (spec.replicas for Deployments,
 // StatefulSets, ReplicaSets and ReplicationControllers).
 func RegistryReplicasPaths(gvk GroupVersionKind) (ResourcePathMappings, bool) {
-	for _, r := range replicasRules {
+	for i := range registryReplicas {
+		r := &registryReplicas[i]
 		if r.group != gvk.Group || r.kind != gvk.Kind {
 			continue
 		}
-		out := make(ResourcePathMappings, len(r.versions))
-		for _, v := range r.versions {
-			gv := v
-			if r.group != "" {
-				gv = r.group + "/" + v
-			}
-			out[gv] = path("spec", "replicas")
+		out := make(ResourcePathMappings, len(r.paths))
+		for _, p := range r.paths {
+			out[p.apiVersion] = path(p.path...)
 		}
 		return out, true
 	}
@@ -120,8 +154,12 @@ func RegistryReplicasPaths(gvk GroupVersionKind) (ResourcePathMappings, bool) {
 // field names given the value it has in live (or removed when live has
 // none), as the API server's storage strategies do after the field manager
 // ran: a status write keeps the spec, a write to the main resource keeps
-// the status. Other paths are ignored. obj and live are not modified.
+// the status. Other paths are ignored. A reset of the whole metadata (the
+// status strategies of some kinds) keeps obj's metadata.managedFields, the
+// field manager's result, as those strategies do. obj and live are not
+// modified.
 func ResetValues(obj, live value.Value, fields *fieldpath.Set) value.Value {
+	managed, hasManaged := nested(obj, "metadata", "managedFields")
 	for p := range fields.All() {
 		names := make([]string, 0, len(p))
 		for _, pe := range p {
@@ -140,6 +178,15 @@ func ResetValues(obj, live value.Value, fields *fieldpath.Set) value.Value {
 			}
 		} else {
 			obj = withoutNested(obj, names...)
+		}
+		if len(names) == 1 && names[0] == "metadata" {
+			if hasManaged {
+				if out, ok := withNested(obj, managed, "metadata", "managedFields"); ok {
+					obj = out
+				}
+			} else {
+				obj = withoutNested(obj, "metadata", "managedFields")
+			}
 		}
 	}
 	return obj

@@ -8,7 +8,7 @@
 // custom resource): the chain of the real API server, capping Update
 // entries at 10, with converters that do not convert (one version per
 // kind, as in apimachinery's own test field manager) and the reset fields
-// of the kind and subresource. The type converter is, with Engine.Models,
+// of the kind and subresource (see below). The type converter is, with Engine.Models,
 // the API server's own, built from the OpenAPI documents of Kubernetes
 // 1.37 by managedfields.NewTypeConverter; otherwise (and for custom
 // resources) it is built from the schema package kube uses
@@ -19,6 +19,11 @@
 // registry does: the fields the strategy resets keep their live values,
 // and a write to the scale subresource goes through a Scale built from the
 // object and managedfields.ScaleHandler, as the apps registry does it.
+// For built-in kinds, the reset fields and the replicas paths are the
+// reference's own (RegistryReference: conformance/registryref calls the
+// strategies and scale storages of k8s.io/kubernetes), never structmerge's
+// kube.RegistryResetFields or RegistryReplicasPaths; for custom resources
+// they come from the CRD.
 //
 // The reference stamps entries with the wall clock; the adapter replaces
 // every time the write stamped (those not older than the write) with the
@@ -90,7 +95,11 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 		if err != nil {
 			return nil, err
 		}
-		return &Typed{setup: setup, tc: tc}, nil
+		ref, err := LoadRegistryReference()
+		if err != nil {
+			return nil, err
+		}
+		return &Typed{setup: setup, tc: tc, ref: ref}, nil
 	}
 	return NewTyped(setup)
 }
@@ -147,13 +156,18 @@ func NewTyped(setup *native.KubeSetup) (*Typed, error) {
 	for k, name := range setup.Kinds {
 		tc.kinds[kschema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = name
 	}
-	return &Typed{setup: setup, tc: tc}, nil
+	ref, err := LoadRegistryReference()
+	if err != nil {
+		return nil, err
+	}
+	return &Typed{setup: setup, tc: tc, ref: ref}, nil
 }
 
 // Typed runs writes on the reference.
 type Typed struct {
 	setup *native.KubeSetup
 	tc    managedfields.TypeConverter
+	ref   *RegistryReference
 }
 
 // TypeConverter returns the reference's type converter.
@@ -227,15 +241,11 @@ func smdSet(s *smfieldpath.Set) (*fieldpath.Set, error) {
 // subresource of the setup.
 func (t *Typed) FieldManager(gvk kschema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
 	var filters map[fieldpath.APIVersion]fieldpath.Filter
-	if reset := t.setup.ResetFields(toKube(gvk), subresource); len(reset) > 0 {
-		sets := map[fieldpath.APIVersion]*fieldpath.Set{}
-		for v, s := range reset {
-			ss, err := smdSet(s)
-			if err != nil {
-				return nil, err
-			}
-			sets[fieldpath.APIVersion(v)] = ss
-		}
+	sets, err := t.resetFields(gvk, subresource)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) > 0 {
 		filters = fieldpath.NewExcludeFilterSetMap(sets)
 	}
 	if t.setup.IsCustomResource(toKube(gvk)) {
@@ -321,7 +331,9 @@ func (t *Typed) write(liveObj, sent *unstructured.Unstructured, op scenario.Kube
 	if !ok {
 		return nil, fmt.Errorf("the field manager returned a %T", res)
 	}
-	t.resetValues(out, before, gvk, op.Subresource)
+	if err := t.resetValues(out, before, gvk, op.Subresource); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -342,42 +354,35 @@ func defaultKind(liveObj, sent *unstructured.Unstructured, gvk kschema.GroupVers
 	return sent, nil
 }
 
-// resetValues gives the fields the kind's strategy resets their values in
-// live (removing those live does not have).
-func (t *Typed) resetValues(out, live *unstructured.Unstructured, gvk kschema.GroupVersionKind, subresource string) {
-	reset := t.setup.ResetFields(toKube(gvk), subresource)
-	set := reset[gvk.GroupVersion().String()]
-	for p := range set.All() {
-		names := make([]string, 0, len(p))
-		for _, pe := range p {
-			if pe.Kind() != smfieldpath.FieldNameKind {
-				names = nil
-				break
-			}
-			names = append(names, pe.FieldName())
-		}
-		if len(names) == 0 {
-			continue
-		}
-		if v, found, err := unstructured.NestedFieldCopy(live.Object, names...); found && err == nil {
-			_ = unstructured.SetNestedField(out.Object, v, names...)
-		} else {
-			unstructured.RemoveNestedField(out.Object, names...)
-		}
+// resetFields returns the fields reset on writes to subresource of gvk:
+// for a built-in kind, the reference's registry tables (the strategies of
+// Kubernetes, see RegistryReference); for a custom resource, the setup's
+// rules for CRDs with a status subresource.
+func (t *Typed) resetFields(gvk kschema.GroupVersionKind, subresource string) (map[fieldpath.APIVersion]*fieldpath.Set, error) {
+	if !t.setup.IsCustomResource(toKube(gvk)) {
+		return t.ref.ResetFields(gvk.Group, gvk.Kind, subresource)
 	}
+	sets := map[fieldpath.APIVersion]*fieldpath.Set{}
+	for v, s := range t.setup.ResetFields(toKube(gvk), subresource) {
+		ss, err := smdSet(s)
+		if err != nil {
+			return nil, err
+		}
+		sets[fieldpath.APIVersion(v)] = ss
+	}
+	return sets, nil
 }
 
-// scale runs a write to the scale subresource the way the apps registry
-// does: parent -> Scale (with ScaleHandler.ToSubresource), the field
-// manager of the Scale, Scale -> parent (ScaleHandler.ToParent).
-func (t *Typed) scale(parent, sent *unstructured.Unstructured, op scenario.KubernetesOperation) (*unstructured.Unstructured, error) {
-	if parent == nil {
-		return nil, errors.New("the scale subresource needs the live object it scales")
+// replicasPaths returns where the replicas of gvk are: for a built-in
+// kind, from the reference's registry tables; for a custom resource, from
+// its CRD.
+func (t *Typed) replicasPaths(gvk kschema.GroupVersionKind) (managedfields.ResourcePathMappings, bool) {
+	if !t.setup.IsCustomResource(toKube(gvk)) {
+		return t.ref.ReplicasPaths(gvk.Group, gvk.Kind)
 	}
-	pgvk := parent.GroupVersionKind()
-	ours, ok := t.setup.ReplicasPaths(toKube(pgvk))
+	ours, ok := t.setup.ReplicasPaths(toKube(gvk))
 	if !ok {
-		return nil, fmt.Errorf("%v has no scale subresource", pgvk)
+		return nil, false
 	}
 	mappings := managedfields.ResourcePathMappings{}
 	for gv, p := range ours {
@@ -390,6 +395,62 @@ func (t *Typed) scale(parent, sent *unstructured.Unstructured, op scenario.Kuber
 			parts = append(parts, pe.FieldName())
 		}
 		mappings[gv] = fieldpath.MakePathOrDie(parts...)
+	}
+	return mappings, true
+}
+
+// resetValues gives the fields the kind's strategy resets their values in
+// live (removing those live does not have). A reset of the whole metadata
+// keeps out's managedFields, as the strategies' reset of the metadata for
+// a status write does.
+func (t *Typed) resetValues(out, live *unstructured.Unstructured, gvk kschema.GroupVersionKind, subresource string) error {
+	reset, err := t.resetFields(gvk, subresource)
+	if err != nil {
+		return err
+	}
+	set := reset[fieldpath.APIVersion(gvk.GroupVersion().String())]
+	if set == nil {
+		return nil
+	}
+	managed, hasManaged, _ := unstructured.NestedFieldCopy(out.Object, "metadata", "managedFields")
+	set.Iterate(func(p fieldpath.Path) {
+		names := make([]string, 0, len(p))
+		for _, pe := range p {
+			if pe.FieldName == nil {
+				return
+			}
+			names = append(names, *pe.FieldName)
+		}
+		if len(names) == 0 {
+			return
+		}
+		if v, found, err := unstructured.NestedFieldCopy(live.Object, names...); found && err == nil {
+			_ = unstructured.SetNestedField(out.Object, v, names...)
+		} else {
+			unstructured.RemoveNestedField(out.Object, names...)
+		}
+		if len(names) == 1 && names[0] == "metadata" {
+			if hasManaged {
+				_ = unstructured.SetNestedField(out.Object, managed, "metadata", "managedFields")
+			} else {
+				unstructured.RemoveNestedField(out.Object, "metadata", "managedFields")
+			}
+		}
+	})
+	return nil
+}
+
+// scale runs a write to the scale subresource the way the apps registry
+// does: parent -> Scale (with ScaleHandler.ToSubresource), the field
+// manager of the Scale, Scale -> parent (ScaleHandler.ToParent).
+func (t *Typed) scale(parent, sent *unstructured.Unstructured, op scenario.KubernetesOperation) (*unstructured.Unstructured, error) {
+	if parent == nil {
+		return nil, errors.New("the scale subresource needs the live object it scales")
+	}
+	pgvk := parent.GroupVersionKind()
+	mappings, ok := t.replicasPaths(pgvk)
+	if !ok {
+		return nil, fmt.Errorf("%v has no scale subresource", pgvk)
 	}
 	gv := pgvk.GroupVersion()
 	rp := mappings[gv.String()]
