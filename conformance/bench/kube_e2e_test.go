@@ -94,21 +94,29 @@ func resetKey(apiVersion, kind, subresource string) string {
 	return k
 }
 
+// smResetSets are the fields of resetPaths as structmerge's sets, built
+// once (the reference's filters are built once per field manager too); a
+// fieldpath.Set is immutable and kube.FieldManager only reads the map.
+var smResetSets = func() map[string]map[string]*fieldpath.Set {
+	out := map[string]map[string]*fieldpath.Set{}
+	for key, paths := range resetPaths {
+		ps := make([]fieldpath.Path, 0, len(paths))
+		for _, names := range paths {
+			p := make(fieldpath.Path, len(names))
+			for i, n := range names {
+				p[i] = fieldpath.FieldName(n)
+			}
+			ps = append(ps, p)
+		}
+		apiVersion := key[:strings.LastIndex(strings.TrimSuffix(key, "/status"), "/")]
+		out[key] = map[string]*fieldpath.Set{apiVersion: fieldpath.NewSet(ps...)}
+	}
+	return out
+}()
+
 // smResetFields gives structmerge the fields of resetPaths.
 func smResetFields(gvk kube.GroupVersionKind, subresource string) map[string]*fieldpath.Set {
-	paths, ok := resetPaths[resetKey(gvk.APIVersion(), gvk.Kind, subresource)]
-	if !ok {
-		return nil
-	}
-	ps := make([]fieldpath.Path, 0, len(paths))
-	for _, names := range paths {
-		p := make(fieldpath.Path, len(names))
-		for i, n := range names {
-			p[i] = fieldpath.FieldName(n)
-		}
-		ps = append(ps, p)
-	}
-	return map[string]*fieldpath.Set{gvk.APIVersion(): fieldpath.NewSet(ps...)}
+	return smResetSets[resetKey(gvk.APIVersion(), gvk.Kind, subresource)]
 }
 
 // refResetFilters gives the reference the fields of resetPaths.
