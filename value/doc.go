@@ -24,9 +24,9 @@
 // String formats a value as compact JSON for debugging.
 //
 // A Value is 24 bytes: a kind, a scalar payload or length, and one pointer
-// to string bytes, list items or map fields. Decoders allocate the items and
-// fields of small containers in chunks, and strings decoded from JSON share
-// one private copy of the input.
+// to string bytes, list items or map fields. Decoders (FromJSON, and
+// FromUnstructured) allocate the items and fields of small containers in
+// chunks, and strings decoded from JSON share one private copy of the input.
 //
 // Equal, Compare and Less follow sigs.k8s.io/structured-merge-diff: numbers
 // compare by value whether int or float, and Compare is the total order that

@@ -36,7 +36,7 @@ func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
 			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
 		}
 	}
-	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth, chunk: 8}
+	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth, chunks: chunks{chunk: firstChunk}}
 	v, ok := d.value(0)
 	if ok {
 		d.skipWS()
@@ -73,11 +73,8 @@ type jsonDecoder struct {
 	items   []Value
 	buf     []byte
 
-	// Arenas from which finished containers take their slices, to allocate
-	// in chunks rather than once per container.
-	fieldArena []Field
-	itemArena  []Value
-	chunk      int
+	// Arenas from which finished containers take their slices.
+	chunks
 
 	err  *SyntaxError
 	segs []pathSeg // path to the error, innermost first
@@ -303,40 +300,6 @@ func (d *jsonDecoder) array(depth int) (Value, bool) {
 	clear(scratch)
 	d.items = d.items[:base]
 	return listValue(out), true
-}
-
-const maxChunk = 512
-
-func (d *jsonDecoder) allocFields(n int) []Field {
-	if n > maxChunk/4 {
-		return make([]Field, n)
-	}
-	if len(d.fieldArena) < n {
-		d.fieldArena = make([]Field, max(d.nextChunk(), n))
-	}
-	out := d.fieldArena[:n:n]
-	d.fieldArena = d.fieldArena[n:]
-	return out
-}
-
-func (d *jsonDecoder) allocItems(n int) []Value {
-	if n > maxChunk/4 {
-		return make([]Value, n)
-	}
-	if len(d.itemArena) < n {
-		d.itemArena = make([]Value, max(d.nextChunk(), n))
-	}
-	out := d.itemArena[:n:n]
-	d.itemArena = d.itemArena[n:]
-	return out
-}
-
-func (d *jsonDecoder) nextChunk() int {
-	c := d.chunk
-	if d.chunk < maxChunk {
-		d.chunk *= 2
-	}
-	return c
 }
 
 // str decodes the string literal at d.pos (which is '"').

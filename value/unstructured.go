@@ -65,6 +65,17 @@ type unstructuredConverter struct {
 	msg   string
 	segs  []pathSeg // innermost first
 	depth int
+
+	// pairs is a stack of the entries of the maps being converted,
+	// sorted by name before their values are converted.
+	pairs []namedAny
+	chunks
+}
+
+// namedAny is one entry of a Go map being converted.
+type namedAny struct {
+	name string
+	x    any
 }
 
 func (c *unstructuredConverter) fail(format string, args ...any) (Value, bool) {
@@ -138,7 +149,10 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	case json.Number:
 		return c.number(x)
 	case []any:
-		items := make([]Value, len(x))
+		if len(x) == 0 {
+			return Value{kind: List}, true
+		}
+		items := c.allocItems(len(x))
 		for i := range x {
 			v, ok := c.convert(x[i])
 			if !ok {
@@ -149,13 +163,19 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 		}
 		return listValue(items), true
 	case []string:
-		items := make([]Value, len(x))
+		if len(x) == 0 {
+			return Value{kind: List}, true
+		}
+		items := c.allocItems(len(x))
 		for i := range x {
 			items[i] = NewString(x[i])
 		}
 		return listValue(items), true
 	case []map[string]any:
-		items := make([]Value, len(x))
+		if len(x) == 0 {
+			return Value{kind: List}, true
+		}
+		items := c.allocItems(len(x))
 		for i := range x {
 			v, ok := c.stringMap(x[i])
 			if !ok {
@@ -168,7 +188,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	case map[string]any:
 		return c.stringMap(x)
 	case map[string]string:
-		fields := make([]Field, 0, len(x))
+		fields := c.allocFields(len(x))[:0]
 		for k, s := range x {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
 		}
@@ -211,49 +231,64 @@ func (c *unstructuredConverter) number(n json.Number) (Value, bool) {
 }
 
 // stringMap converts the values in key order so that the first error found
-// does not depend on Go's map iteration order.
+// does not depend on Go's map iteration order. The entries are read once,
+// onto the pairs stack, and sorted there.
 func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
-	fields := make([]Field, 0, len(m))
-	for k := range m {
-		fields = append(fields, Field{Name: k})
+	if len(m) == 0 {
+		return Value{kind: Map}, true
 	}
-	sortFields(fields)
-	for i := range fields {
-		v, ok := c.convert(m[fields[i].Name])
+	base := len(c.pairs)
+	for k, x := range m {
+		c.pairs = append(c.pairs, namedAny{k, x})
+	}
+	return c.sortedPairs(base)
+}
+
+// sortedPairs converts the entries of c.pairs from base on, sorted by
+// name, into a map value, and pops them.
+func (c *unstructuredConverter) sortedPairs(base int) (Value, bool) {
+	slices.SortFunc(c.pairs[base:], func(a, b namedAny) int { return strings.Compare(a.name, b.name) })
+	n := len(c.pairs) - base
+	fields := c.allocFields(n)
+	for i := range n {
+		// Converting a value pushes onto c.pairs, which may move it:
+		// index it afresh each time.
+		p := c.pairs[base+i]
+		v, ok := c.convert(p.x)
 		if !ok {
-			c.segs = append(c.segs, pathSeg{name: fields[i].Name, index: -1})
+			c.segs = append(c.segs, pathSeg{name: p.name, index: -1})
+			clear(c.pairs[base:])
+			c.pairs = c.pairs[:base]
 			return Value{}, false
 		}
-		fields[i].Value = v
+		fields[i] = Field{Name: p.name, Value: v}
 	}
+	clear(c.pairs[base:])
+	c.pairs = c.pairs[:base]
 	return mapValue(fields), true
 }
 
 func (c *unstructuredConverter) anyMap(m map[any]any) (Value, bool) {
-	fields := make([]Field, 0, len(m))
+	base := len(c.pairs)
 	var badKeys []string
-	for k := range m {
+	for k, x := range m {
 		s, ok := k.(string)
 		if !ok {
 			badKeys = append(badKeys, fmt.Sprintf("%T %v", k, k))
 			continue
 		}
-		fields = append(fields, Field{Name: s})
+		c.pairs = append(c.pairs, namedAny{s, x})
 	}
 	if len(badKeys) > 0 {
+		clear(c.pairs[base:])
+		c.pairs = c.pairs[:base]
 		slices.Sort(badKeys)
 		return c.fail("unsupported map key of type %s", badKeys[0])
 	}
-	sortFields(fields)
-	for i := range fields {
-		v, ok := c.convert(m[fields[i].Name])
-		if !ok {
-			c.segs = append(c.segs, pathSeg{name: fields[i].Name, index: -1})
-			return Value{}, false
-		}
-		fields[i].Value = v
+	if len(c.pairs) == base {
+		return Value{kind: Map}, true
 	}
-	return mapValue(fields), true
+	return c.sortedPairs(base)
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

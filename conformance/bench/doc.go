@@ -17,4 +17,12 @@
 // end the same). BenchmarkInMemoryReapply shares one in-memory input
 // between the steps, which lets structmerge's comparison stop at the root;
 // benchcmp shows its rows apart and keeps them out of its means.
+//
+// BenchmarkKubeEndToEnd compares whole Kubernetes requests, object in to
+// object with managedFields out, with apimachinery's field manager: its
+// sub-benchmarks are Form/Object/Operation/apimachinery and
+// .../structmerge, and TestKubeEndToEndAgree proves equal results.
+// BenchmarkKubeBoundary prices value.FromUnstructured and
+// Value.Unstructured against a plain walk of the same map tree
+// (.../walk and .../structmerge).
 package bench
