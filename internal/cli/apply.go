@@ -65,6 +65,7 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		if live, err = readObjects(f.live, f.recursive, cmd.InOrStdin()); err != nil {
 			return nil, nil, err
 		}
+		warnDuplicates(cmd.ErrOrStderr(), live)
 	}
 	t, err := f.types()
 	if err != nil {

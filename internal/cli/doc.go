@@ -15,6 +15,10 @@
 //   - validate: every schema problem with file, document and field path.
 //   - scenario run: scenario files (package internal/scenario).
 //
+// Manifests (and --live objects) are read with value.FromManifest, the
+// values kubectl would send; a repeated key is a warning on standard error
+// (a problem for validate).
+//
 // Exit statuses: 0 success (no change, for diff), 1 conflicts, problems or
 // changes, 2 bad input. Errors are one line naming the file, the document
 // and the field path. The clock can be fixed with $STRUCTMERGE_NOW

@@ -30,7 +30,7 @@ func newValidate() *cobra.Command {
 			"  structmerge validate -R -f manifests/ --crd crds/widget.yaml",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			objs, err := f.read(cmd)
+			objs, err := f.readQuiet(cmd)
 			if err != nil {
 				return err
 			}
@@ -41,6 +41,10 @@ func newValidate() *cobra.Command {
 			w := cmd.OutOrStdout()
 			problems := 0
 			for _, o := range objs {
+				for _, d := range o.dups {
+					fmt.Fprintln(w, duplicateMessage(o, d))
+					problems++
+				}
 				ty, ok := t.resolver.ResolveType(o.gvk())
 				if !ok {
 					fmt.Fprintf(w, "%s: %s: no schema for %s (add it with --crd or --openapi)\n", o.where(), o.resource(), o.gvk())
