@@ -68,10 +68,12 @@ func (d ManifestDocument) Position(pointer string) (line, column int, ok bool) {
 //     capitalised forms are booleans; 0777 is octal; timestamps stay
 //     strings; anchors, aliases and merge keys are expanded; a repeated
 //     key keeps its last value (listed in Duplicates).
-//   - Each document then goes through JSON as kubectl sends it: non-string
-//     keys become their text, a float with an integral value becomes an
-//     integer when it fits an int64, invalid UTF-8 becomes U+FFFD, and NaN
-//     and infinities are errors.
+//   - Each document then goes through JSON as kubectl sends it (kubectl
+//     encodes the object it read again): non-string keys become their
+//     text, a float with an integral value (1.0, 1e3) becomes an integer
+//     when encoding/json writes it without a fraction or exponent and it
+//     fits an int64, invalid UTF-8 becomes U+FFFD, and NaN and infinities
+//     are errors.
 //   - Empty documents and documents that are null are skipped.
 //
 // kind: List is not expanded here (that is the caller's business). The
@@ -239,14 +241,17 @@ func (r *manifestReader) readYAML(start int) error {
 					Msg: "invalid document separator \"---" + string(after) + "\" (only spaces or a comment may follow ---)"}
 			}
 			if doc.Len() > 0 {
+				// The separator ends the document and is dropped.
 				if err := r.addYAML(doc.Bytes(), docLine); err != nil {
 					return err
 				}
 				doc.Reset()
+				line++
+				docLine = line
+				continue
 			}
-			line++
-			docLine = line
-			continue
+			// A separator that starts a document stays in it, as in
+			// kubectl's reader: "---#x" is then the string "---#x".
 		}
 		doc.Write(text)
 		doc.WriteByte('\n')
@@ -580,7 +585,7 @@ func (c *manifestConverter) float(f float64) (Value, bool) {
 }
 
 // number converts a JSON number literal: an integer literal that fits an
-// int64 is an Int, anything else a Float.
+// int64 is an Int, anything else a Float, then as float does.
 func (c *manifestConverter) number(n json.Number) (Value, bool) {
 	s := string(n)
 	if !strings.ContainsAny(s, ".eE") {
@@ -592,7 +597,8 @@ func (c *manifestConverter) number(n json.Number) (Value, bool) {
 	if err != nil {
 		return c.fail(nil, "number %s is out of the range of a float64", shortLiteral(s))
 	}
-	return NewFloat(f), true
+	// kubectl encodes the object again to send it: 1.0 goes as 1.
+	return c.float(f)
 }
 
 // jsonString replaces each byte of invalid UTF-8 with U+FFFD, as
