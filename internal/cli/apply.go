@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -109,13 +111,27 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		case errors.As(err, &ce):
 			a.conflict = ce
 		case err != nil:
-			return nil, nil, badf("%s: %s: %v", o.where(), o.resource(), err)
+			return nil, nil, badf("%s: %s: %v", o.at(errorPath(err)), o.resource(), err)
 		default:
 			a.result = t.resetValues(res, a.live, f.subresource)
 		}
 		out = append(out, a)
 	}
 	return out, t, nil
+}
+
+// errorPath returns the path of the first field an error of the field
+// manager names, or nil.
+func errorPath(err error) fieldpath.Path {
+	var errs typed.Errors
+	if errors.As(err, &errs) && len(errs) > 0 {
+		return errs[0].Path
+	}
+	var e *typed.Error
+	if errors.As(err, &e) {
+		return e.Path
+	}
+	return nil
 }
 
 func newApply() *cobra.Command {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
@@ -264,4 +265,89 @@ func findLive(live []object, o object) (object, bool) {
 		}
 	}
 	return object{}, false
+}
+
+// pointerOf returns the JSON pointer, in the object's document, of the
+// deepest value of the object that path names; a list item named by its
+// key or value is looked up in the object (among items with the same key,
+// the one where more of the path is found). The rest of the path, from the
+// first element not found, is left out.
+func (o object) pointerOf(path fieldpath.Path) string {
+	return o.ptr + pointerIn(o.Value, path)
+}
+
+func pointerIn(v value.Value, path fieldpath.Path) string {
+	if len(path) == 0 {
+		return ""
+	}
+	e := path[0]
+	if e.Kind() == fieldpath.FieldNameKind {
+		next, ok := v.Get(e.FieldName())
+		if v.Kind() != value.Map || !ok {
+			return ""
+		}
+		return "/" + escapePointer(e.FieldName()) + pointerIn(next, path[1:])
+	}
+	if v.Kind() != value.List {
+		return ""
+	}
+	best, found := "", false
+	for i, it := range v.Items() {
+		if !itemMatches(it, i, e) {
+			continue
+		}
+		p := "/" + strconv.Itoa(i) + pointerIn(it, path[1:])
+		if !found || len(p) > len(best) {
+			best, found = p, true
+		}
+	}
+	return best
+}
+
+// itemMatches reports whether the list item it, at index i, is one the
+// path element e names.
+func itemMatches(it value.Value, i int, e fieldpath.PathElement) bool {
+	switch e.Kind() {
+	case fieldpath.IndexKind:
+		return e.Index() == i
+	case fieldpath.ValueKind:
+		return value.Equal(it, e.Value())
+	case fieldpath.KeyKind:
+		if it.Kind() != value.Map {
+			return false
+		}
+		for _, k := range e.Key() {
+			got, ok := it.Get(k.Name)
+			if !ok || !value.Equal(got, k.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// at names where the field at path is written: "web.yaml:12:7" when its
+// line is known (from the field itself, or else from the nearest enclosing
+// value written in the file), else the object's place (see where).
+func (o object) at(path fieldpath.Path) string {
+	if o.src != nil {
+		for ptr := o.pointerOf(path); ; {
+			if line, col, ok := o.src.Position(ptr); ok {
+				return fmt.Sprintf("%s:%d:%d", o.File, line, col)
+			}
+			if ptr == "" {
+				if o.src.Line > 0 {
+					return fmt.Sprintf("%s:%d:%d", o.File, o.src.Line, o.src.Column)
+				}
+				break
+			}
+			ptr = ptr[:strings.LastIndexByte(ptr, '/')]
+		}
+	}
+	return o.where()
 }
