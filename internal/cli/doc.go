@@ -11,7 +11,8 @@
 //   - diff: a unified diff of live against merged (or --summary, -o json,
 //     or $KUBECTL_EXTERNAL_DIFF on LIVE-* and MERGED-* directories).
 //   - blame: the object as YAML with each owned line annotated.
-//   - owners: the fields of each manager.
+//   - owners: the fields of each manager (-o json: a stable shape, documented
+//     in its --help).
 //   - validate: every schema problem with file, document and field path.
 //   - scenario run: scenario files (package internal/scenario).
 //
