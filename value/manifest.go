@@ -157,9 +157,9 @@ func (r *manifestReader) readJSON() error {
 		}
 		n := len(r.docs)
 		if err := r.readYAML(start); err != nil {
-			if len(r.docs) == n {
+			if len(r.docs) == n && !errors.Is(err, ErrTooDeep) && !errors.Is(err, ErrTooLarge) {
 				// The first YAML document failed: report the JSON
-				// error, as kubectl does.
+				// error, as kubectl does (but a limit by its name).
 				return jsonErr
 			}
 			return err
@@ -328,7 +328,7 @@ func unmarshalYAML11(data []byte, x *any) (err error) {
 // document that parser refuses keeps only its first line.
 func (r *manifestReader) locate(chunk []byte, first int, doc *ManifestDocument) {
 	var root yaml.Node
-	if err := decodeNode(yaml.NewDecoder(bytes.NewReader(chunk)), &root); err != nil || len(root.Content) == 0 {
+	if err := unmarshalNode(chunk, &root); err != nil || len(root.Content) == 0 {
 		return
 	}
 	n := root.Content[0]
@@ -337,6 +337,17 @@ func (r *manifestReader) locate(chunk []byte, first int, doc *ManifestDocument) 
 	l.walk(n, "", 0)
 	doc.positions = l.positions
 	doc.Duplicates = l.dups
+}
+
+// unmarshalNode parses the first document of data; a panic in the parser
+// is an error.
+func unmarshalNode(data []byte, root *yaml.Node) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("yaml: parser failed: %v", p)
+		}
+	}()
+	return yaml.Unmarshal(data, root)
 }
 
 type locator struct {

@@ -3,9 +3,11 @@ package value_test
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/valuetest"
 )
 
 // The values FromManifest gives are compared with kubectl's decoder in
@@ -126,4 +128,33 @@ func FuzzFromManifest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFromManifestReadsToYAML checks that what ToYAML writes (blame's
+// output, objects printed by apply) reads back as the same value under
+// kubectl's YAML 1.1 rules: strings such as "yes", "y" or "0777" must be
+// quoted.
+func TestFromManifestReadsToYAML(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 1))
+	for i := range 2000 {
+		v := valuetest.Random(r, 1+r.IntN(4))
+		if v.Kind() != value.Map {
+			v = value.NewMap([]value.Field{{Name: "v", Value: v}})
+		}
+		y := value.ToYAML(v)
+		docs, err := value.FromManifest(y)
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, y)
+		}
+		if len(docs) != 1 || !value.Equal(docs[0].Value, v) {
+			t.Fatalf("case %d: read back differs\nwrote:\n%s\nread: %v", i, y, docs)
+		}
+	}
+	for _, s := range []string{"y", "N", "yes", "On", "0777", "1_000", "2001-12-14", "0b101", "+12", ".5", "~", "", "<<", "--- x", "012_3"} {
+		v := value.NewMap([]value.Field{{Name: s, Value: value.NewString(s)}})
+		docs, err := value.FromManifest(value.ToYAML(v))
+		if err != nil || len(docs) != 1 || !value.Equal(docs[0].Value, v) {
+			t.Errorf("%q: read back as %v (%v)", s, docs, err)
+		}
+	}
 }
