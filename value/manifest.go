@@ -24,11 +24,13 @@ type ManifestDocument struct {
 	// Line and Column (1-based) are where the document's content starts;
 	// 0 when not known.
 	Line, Column int
-	// Duplicates lists the mapping keys the document repeats, in document
-	// order. The value kept is the last one, as kubectl keeps it.
+	// Duplicates lists the mapping keys (or JSON object keys) the document
+	// repeats, in document order. The value kept is the last one, as
+	// kubectl keeps it.
 	Duplicates []DuplicateKey
 	// positions maps the JSON pointer of a value to where it is written:
-	// for a field, its key; for a list item, the item.
+	// for a field, its key; for a list item, the item. (YAML documents and
+	// JSON values both keep them.)
 	positions map[string]position
 }
 
@@ -46,8 +48,8 @@ type DuplicateKey struct {
 
 // Position returns the line and column (1-based) where the value at the
 // JSON pointer is written in the manifest: the key of a field, or a list
-// item. ok is false when the position is not known (JSON input, a field
-// that comes from a merge key, or a pointer that names nothing).
+// item. ok is false when the position is not known (a field that comes
+// from a merge key or an alias, or a pointer that names nothing).
 func (d ManifestDocument) Position(pointer string) (line, column int, ok bool) {
 	p, ok := d.positions[pointer]
 	return p.line, p.col, ok
@@ -114,11 +116,12 @@ func looksLikeJSON(data []byte) bool {
 }
 
 type manifestReader struct {
-	data     []byte
-	docs     []ManifestDocument
-	maxDepth int
-	budget   int64
-	limit    int64
+	data       []byte
+	lineStarts []int // offsets of the lines of data, for JSON positions
+	docs       []ManifestDocument
+	maxDepth   int
+	budget     int64
+	limit      int64
 }
 
 // readJSON reads a stream of JSON values; after a failure on the first or
@@ -215,8 +218,95 @@ func (r *manifestReader) addJSON(raw []byte, offset int) error {
 	if !ok {
 		return c.error()
 	}
-	r.docs = append(r.docs, ManifestDocument{Value: v, Line: line, Column: col})
+	doc := ManifestDocument{Value: v, Line: line, Column: col}
+	r.locateJSON(raw, offset, &doc)
+	r.docs = append(r.docs, doc)
 	return nil
+}
+
+// locateJSON records the positions of the fields and list items of a JSON
+// value that starts at offset in the input, and its repeated keys.
+func (r *manifestReader) locateJSON(raw []byte, offset int, doc *ManifestDocument) {
+	if r.lineStarts == nil {
+		r.lineStarts = []int{0}
+		for i, b := range r.data {
+			if b == '\n' {
+				r.lineStarts = append(r.lineStarts, i+1)
+			}
+		}
+	}
+	pos := func(off int) position {
+		off += offset
+		line := sort.SearchInts(r.lineStarts, off+1) // lines starting at or before off
+		return position{line, off - r.lineStarts[line-1] + 1}
+	}
+	type frame struct {
+		object bool
+		ptr    string
+		index  int
+		key    string // the pending key of an object
+		keyed  bool
+		first  map[string]position
+	}
+	positions := map[string]position{}
+	var dups []DuplicateKey
+	var stack []frame
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	for n := 0; n < maxLocatedNodes; n++ {
+		start := int(dec.InputOffset())
+		for start < len(raw) && strings.IndexByte(" \t\r\n,:", raw[start]) >= 0 {
+			start++
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if len(stack) > 0 && stack[len(stack)-1].object && !stack[len(stack)-1].keyed {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			f := &stack[len(stack)-1]
+			name, _ := tok.(string)
+			name = jsonString(name)
+			p := pos(start)
+			ptr := f.ptr + "/" + escapePointer(name)
+			if first, ok := f.first[name]; ok {
+				dups = append(dups, DuplicateKey{Path: ptr, Line: p.line, Column: p.col, FirstLine: first.line, FirstColumn: first.col})
+			} else {
+				f.first[name] = p
+			}
+			positions[ptr] = p
+			f.key, f.keyed = ptr, true
+			continue
+		}
+		// A value: the item of a list, the value of a key, or the root.
+		ptr := ""
+		if len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.object {
+				ptr, f.keyed = f.key, false
+			} else {
+				if d, ok := tok.(json.Delim); ok && d == ']' {
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				ptr = f.ptr + "/" + strconv.Itoa(f.index)
+				positions[ptr] = pos(start)
+				f.index++
+			}
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{':
+				stack = append(stack, frame{object: true, ptr: ptr, first: map[string]position{}})
+			case '[':
+				stack = append(stack, frame{ptr: ptr})
+			}
+		}
+	}
+	doc.positions, doc.Duplicates = positions, dups
 }
 
 // readYAML splits data[start:] into documents as kubectl's YAML reader does

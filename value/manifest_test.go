@@ -158,3 +158,38 @@ func TestFromManifestReadsToYAML(t *testing.T) {
 		}
 	}
 }
+
+func TestFromManifestJSONPositions(t *testing.T) {
+	in := "{\"a\": 1,\n \"b\": [10,\n   {\"c\": \"x\", \"c\": \"y\"}],\n \"a\": 2}\n{\"d\": {}}"
+	docs, err := value.FromManifest([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 2 || docs[1].Line != 5 || docs[1].Column != 1 {
+		t.Fatalf("documents %+v", docs)
+	}
+	for _, tc := range []struct {
+		doc       int
+		ptr       string
+		line, col int
+	}{
+		{0, "/a", 4, 2},
+		{0, "/b", 2, 2},
+		{0, "/b/0", 2, 8},
+		{0, "/b/1", 3, 4},
+		{0, "/b/1/c", 3, 15},
+		{1, "/d", 5, 2},
+	} {
+		line, col, ok := docs[tc.doc].Position(tc.ptr)
+		if !ok || line != tc.line || col != tc.col {
+			t.Errorf("Position(%q) = %d:%d %v, want %d:%d", tc.ptr, line, col, ok, tc.line, tc.col)
+		}
+	}
+	want := []value.DuplicateKey{
+		{Path: "/b/1/c", Line: 3, Column: 15, FirstLine: 3, FirstColumn: 5},
+		{Path: "/a", Line: 4, Column: 2, FirstLine: 1, FirstColumn: 2},
+	}
+	if got := docs[0].Duplicates; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("Duplicates = %+v, want %+v", got, want)
+	}
+}

@@ -22,9 +22,8 @@
 //
 // Exit statuses: 0 success (no change, for diff), 1 conflicts, problems or
 // changes, 2 bad input. Errors and validate's problems are one line that
-// starts with file:line:column of the field at fault (of its nearest
-// enclosing value written in the file, or of the object for JSON input,
-// whose fields keep no positions), then the object and the field path. The clock can be fixed with $STRUCTMERGE_NOW
+// starts with file:line:column of the field at fault (or of its nearest
+// enclosing value written in the file), then the object and the field path. The clock can be fixed with $STRUCTMERGE_NOW
 // (RFC 3339) for reproducible output; the command tests do.
 //
 // # Concurrency
