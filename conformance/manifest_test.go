@@ -80,6 +80,8 @@ var trickyManifests = []struct{ name, doc string }{
 	{"json-null", "null"},
 	{"json-bad", `{"apiVersion": "v1",`},
 	{"kind-list", "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(manifestHeader, "\n", "\n  ") + "data: {a: on}\n"},
+	{"items-of-any-kind", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nitems:\n- " + strings.ReplaceAll(manifestHeader, "\n", "\n  ") + "data: {a: on}\n"},
+	{"empty-list", "apiVersion: v1\nkind: List\nitems: []\n---\n" + manifestHeader},
 	{"block-scalars", manifestHeader + "data:\n  a: |\n    x\n    y\n  b: >\n    x\n    y\n  c: |-\n    z\n  d: >+\n    w\n\n"},
 	{"quoted-escapes", manifestHeader + "data:\n  a: \"\\u00e9\\t\\x41\"\n  b: 'it''s'\n"},
 	{"complex-key", manifestHeader + "data:\n  ? [a, b]\n  : c\n"},
@@ -361,7 +363,8 @@ func TestManifestKubectl(t *testing.T) {
 }
 
 // readObjectsLikeStructmerge reads the objects of a manifest file as the
-// command does: value.FromManifest, with the items of a List expanded.
+// command does: value.FromManifest, with the items of an object whose
+// items are a list (a List, whatever its kind) read instead of it.
 func readObjectsLikeStructmerge(data []byte) ([]any, error) {
 	docs, err := value.FromManifest(data)
 	if err != nil {
@@ -374,7 +377,7 @@ func readObjectsLikeStructmerge(data []byte) ([]any, error) {
 			return nil, errors.New("a document is not an object")
 		}
 		if m, ok := obj.(map[string]any); ok {
-			if items, ok := m["items"].([]any); ok && strings.HasSuffix(fmtString(m["kind"]), "List") {
+			if items, ok := m["items"].([]any); ok {
 				out = append(out, items...)
 				continue
 			}
@@ -382,11 +385,6 @@ func readObjectsLikeStructmerge(data []byte) ([]any, error) {
 		out = append(out, obj)
 	}
 	return out, nil
-}
-
-func fmtString(x any) string {
-	s, _ := x.(string)
-	return s
 }
 
 func looksLikeJSONStart(data []byte) bool {

@@ -174,14 +174,13 @@ func decodeObjects(file string, data []byte) ([]object, error) {
 		if err := checkObject(o); err != nil {
 			return nil, err
 		}
-		if kind := str(o.Value, "kind"); strings.HasSuffix(kind, "List") && o.Value.Has("items") {
-			items, _ := o.Value.Get("items")
-			if items.Kind() != value.List && !items.IsNull() {
-				return nil, badf("%s: .items: a %s must have a list of items", o.where(), kind)
-			}
-			if items.Len() == 0 && len(o.dups) > 0 {
-				return nil, badf("%s", duplicateMessage(o, o.dups[0]))
-			}
+		// kubectl takes any object whose items are a list for a list, and
+		// reads its items instead.
+		items, _ := o.Value.Get("items")
+		if kind := str(o.Value, "kind"); strings.HasSuffix(kind, "List") && items.Kind() != value.List && !items.IsNull() {
+			return nil, badf("%s: .items: a %s must have a list of items", o.where(), kind)
+		}
+		if items.Kind() == value.List {
 			for j, it := range items.Items() {
 				io := o
 				io.Value, io.Item, io.ptr = it, j+1, "/items/"+strconv.Itoa(j)
