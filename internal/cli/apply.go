@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -37,7 +39,7 @@ type applyFlags struct {
 
 func (f *applyFlags) register(cmd *cobra.Command) {
 	f.inputFlags.register(cmd, "the manifests to apply")
-	cmd.Flags().StringArrayVar(&f.live, "live", nil, "the live objects, with their managedFields (FILE, DIR or -; repeatable); a manifest without one is created")
+	cmd.Flags().StringArrayVar(&f.live, "live", nil, "the live objects, with their managedFields (kubectl get --show-managed-fields -o yaml; FILE, DIR or -; repeatable); a manifest without one is created")
 	cmd.Flags().StringVar(&f.fieldManager, "field-manager", "kubectl", "the name of the manager that applies")
 	cmd.Flags().BoolVar(&f.force, "force-conflicts", false, "take the fields other managers own instead of failing")
 	cmd.Flags().StringVar(&f.subresource, "subresource", "", "apply to this subresource (status or scale)")
@@ -65,6 +67,8 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		if live, err = readObjects(f.live, f.recursive, cmd.InOrStdin()); err != nil {
 			return nil, nil, err
 		}
+		warnDuplicates(cmd.ErrOrStderr(), live)
+		warnUntracked(cmd.ErrOrStderr(), live)
 	}
 	t, err := f.types()
 	if err != nil {
@@ -108,13 +112,53 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		case errors.As(err, &ce):
 			a.conflict = ce
 		case err != nil:
-			return nil, nil, badf("%s: %s: %v", o.where(), o.resource(), err)
+			return nil, nil, badf("%s: %s: %v", o.at(errorPath(err)), o.resource(), err)
 		default:
 			a.result = t.resetValues(res, a.live, f.subresource)
 		}
 		out = append(out, a)
 	}
 	return out, t, nil
+}
+
+// warnUntracked warns about live objects that came from a server (they
+// have a resourceVersion or a uid) but have no managedFields: kubectl get
+// leaves them out unless asked, and the field manager then takes the
+// object as never tracked.
+func warnUntracked(w io.Writer, live []object) {
+	for _, l := range live {
+		md, _ := l.Value.Get("metadata")
+		if md.Kind() != value.Map {
+			continue
+		}
+		var from []string
+		for _, f := range []string{"resourceVersion", "uid"} {
+			if v, ok := md.Get(f); ok && !v.IsNull() && !(v.Kind() == value.String && v.AsString() == "") {
+				from = append(from, f)
+			}
+		}
+		if mf, ok := md.Get("managedFields"); len(from) == 0 || (ok && mf.Len() > 0) {
+			continue
+		}
+		fmt.Fprintf(w, "warning: %s: %s has a %s but no managedFields: it is taken as never applied, and every field "+
+			"goes to the manager %q. kubectl get leaves managedFields out; get the live object with "+
+			"\"kubectl get --show-managed-fields -o yaml\".\n",
+			l.at(fieldpath.Path{fieldpath.FieldName("metadata")}), l.resource(), strings.Join(from, " and a "), kube.BeforeFirstApplyManager)
+	}
+}
+
+// errorPath returns the path of the first field an error of the field
+// manager names, or nil.
+func errorPath(err error) fieldpath.Path {
+	var errs typed.Errors
+	if errors.As(err, &errs) && len(errs) > 0 {
+		return errs[0].Path
+	}
+	var e *typed.Error
+	if errors.As(err, &e) {
+		return e.Path
+	}
+	return nil
 }
 
 func newApply() *cobra.Command {

@@ -55,7 +55,7 @@ func newBlame() *cobra.Command {
 			for i, o := range objs {
 				entries, err := kube.DecodeManagedFields(o.Value)
 				if err != nil {
-					return badf("%s: .metadata.managedFields: %v", o.where(), err)
+					return badf("%s: .metadata.managedFields: %v", o.at(managedFieldsPath), err)
 				}
 				if manager != "" {
 					var keep []kube.ManagedFieldsEntry

@@ -11,13 +11,19 @@
 //   - diff: a unified diff of live against merged (or --summary, -o json,
 //     or $KUBECTL_EXTERNAL_DIFF on LIVE-* and MERGED-* directories).
 //   - blame: the object as YAML with each owned line annotated.
-//   - owners: the fields of each manager.
+//   - owners: the fields of each manager (-o json: a stable shape, documented
+//     in its --help).
 //   - validate: every schema problem with file, document and field path.
 //   - scenario run: scenario files (package internal/scenario).
 //
+// Manifests (and --live objects) are read with value.FromManifest, the
+// values kubectl would send; a repeated key is a warning on standard error
+// (a problem for validate).
+//
 // Exit statuses: 0 success (no change, for diff), 1 conflicts, problems or
-// changes, 2 bad input. Errors are one line naming the file, the document
-// and the field path. The clock can be fixed with $STRUCTMERGE_NOW
+// changes, 2 bad input. Errors and validate's problems are one line that
+// starts with file:line:column of the field at fault (or of its nearest
+// enclosing value written in the file), then the object and the field path. The clock can be fixed with $STRUCTMERGE_NOW
 // (RFC 3339) for reproducible output; the command tests do.
 //
 // # Concurrency

@@ -46,7 +46,18 @@ func (f *inputFlags) register(cmd *cobra.Command, what string) {
 	cmd.Flags().StringArrayVar(&f.openapis, "openapi", nil, "an OpenAPI v2 or v3 document whose types to add (repeatable)")
 }
 
+// read reads the manifests and warns about repeated mapping keys.
 func (f *inputFlags) read(cmd *cobra.Command) ([]object, error) {
+	objs, err := f.readQuiet(cmd)
+	if err != nil {
+		return nil, err
+	}
+	warnDuplicates(cmd.ErrOrStderr(), objs)
+	return objs, nil
+}
+
+// readQuiet reads the manifests.
+func (f *inputFlags) readQuiet(cmd *cobra.Command) ([]object, error) {
 	if len(f.files) == 0 {
 		return nil, badf("must give a manifest with -f FILE|DIR|-")
 	}

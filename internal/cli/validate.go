@@ -23,14 +23,15 @@ func newValidate() *cobra.Command {
 		Use:   "validate -f FILE|DIR|-...",
 		Short: "Check manifests against the Kubernetes schema",
 		Long: "Checks every object against its schema (the built-in Kubernetes types and those of --crd and --openapi)\n" +
-			"and prints every problem, one per line, with file, document and field path: unknown fields, wrong types,\n" +
+			"and prints every problem, one per line, with file, line, column and field path (file:line:col: Kind name:\n" +
+			".spec.field: problem; the document and its line for JSON input): unknown fields, wrong types,\n" +
 			"duplicate keys of keyed lists, list items without their keys, kinds without a schema.\n" +
 			"Exit status: 0 valid, 1 problems found, 2 unreadable input.",
 		Example: "  structmerge validate -f examples/deployment.yaml -f examples/service.yaml\n" +
 			"  structmerge validate -R -f manifests/ --crd crds/widget.yaml",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			objs, err := f.read(cmd)
+			objs, err := f.readQuiet(cmd)
 			if err != nil {
 				return err
 			}
@@ -41,9 +42,13 @@ func newValidate() *cobra.Command {
 			w := cmd.OutOrStdout()
 			problems := 0
 			for _, o := range objs {
+				for _, d := range o.dups {
+					fmt.Fprintln(w, duplicateMessage(o, d))
+					problems++
+				}
 				ty, ok := t.resolver.ResolveType(o.gvk())
 				if !ok {
-					fmt.Fprintf(w, "%s: %s: no schema for %s (add it with --crd or --openapi)\n", o.where(), o.resource(), o.gvk())
+					fmt.Fprintf(w, "%s: %s: no schema for %s (add it with --crd or --openapi)\n", o.at(nil), o.resource(), o.gvk())
 					problems++
 					continue
 				}
@@ -66,7 +71,7 @@ func newValidate() *cobra.Command {
 					if ps == "" {
 						ps = "."
 					}
-					fmt.Fprintf(w, "%s: %s: %s: %s\n", o.where(), o.resource(), ps, p.msg)
+					fmt.Fprintf(w, "%s: %s: %s: %s\n", o.at(p.path), o.resource(), ps, p.msg)
 					problems++
 				}
 			}

@@ -542,6 +542,26 @@ func hostileCases() []hostileCase {
 			_, err := value.FromYAMLDocuments(append([]byte("a: 1\n---\n"), laughs()...))
 			return err
 		}), want: "alias expansion exceeds the limit", is: value.ErrTooLarge},
+		{name: "manifest-billion-laughs", prepare: constant(func() error {
+			_, err := value.FromManifest(append([]byte("a: 1\n---\n"), laughs()...))
+			return err
+		}), want: "excessive aliasing", is: value.ErrTooLarge},
+		{name: "manifest-nested-past-the-limit", prepare: constant(func() error {
+			// Flow YAML that starts with {: not JSON, so read as YAML.
+			_, err := value.FromManifest(nested("{a: ", "1", "}", value.DefaultMaxDepth+1))
+			return err
+		}), want: "nesting exceeds the maximum depth of 1000", is: value.ErrTooDeep},
+		{name: "manifest-alias-inside-its-anchor", prepare: constant(func() error {
+			_, err := value.FromManifest([]byte("a: &x [1, *x]"))
+			return err
+		}), want: "anchor"},
+		{name: "manifest-5000-documents", prepare: constant(func() error {
+			docs, err := value.FromManifest([]byte(strings.Repeat("a: 1\n---\n", 5_000)))
+			if err == nil && len(docs) != 5_000 {
+				return fmt.Errorf("%d documents", len(docs))
+			}
+			return err
+		})},
 		{name: "yaml-alias-inside-its-anchor", prepare: constant(decodeYAML([]byte("a: &x [1, *x]"))), want: "refers to a value that contains it"},
 		{name: "yaml-duplicate-keys", prepare: constant(decodeYAML([]byte("a: 1\nb: 2\na: 3\n"))), want: `mapping key "a" already defined at line 1`},
 		{name: "yaml-duplicate-keys-by-merge-are-fine", prepare: constant(decodeYAMLTo([]byte("base: &b {x: 1, y: 2}\nd: {<<: *b, x: 3}\n"), `{"base":{"x":1,"y":2},"d":{"x":3,"y":2}}`))},
