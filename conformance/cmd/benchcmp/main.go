@@ -1,10 +1,24 @@
 // Command benchcmp runs the side-by-side benchmarks of package bench (or
 // reads `go test -bench` output from a file or standard input) and prints
-// one table: each benchmark, the reference's time, allocations and bytes
-// per operation, structmerge's, and the ratio of each, with the geometric
+// tables: each benchmark, the reference's time, allocations and bytes per
+// operation, structmerge's, and the ratio of each, with the geometric
 // means of all three at the end. Benchmarks are paired by the last element
-// of their names, .../smd and .../structmerge; run it from anywhere in the
-// conformance module.
+// of their names, .../smd and .../structmerge, except in the kube layer's
+// benchmarks: KubeEndToEnd/<form>/<object>/<op>/apimachinery and
+// .../structmerge, KubeBoundary/<conversion>/<object>/walk and
+// .../structmerge. Run it from anywhere in the conformance module.
+//
+// When KubeEndToEnd rows were run, their table comes first, with the same
+// columns and rules as the SMD table below (ratios apimachinery/structmerge,
+// "0 vs N"), then the line
+//
+//	kube layer end to end: geometric mean over N rows: time X.XXx faster, allocations Y.YYx fewer, bytes Z.ZZx fewer
+//
+// and the same mean per form (Unstructured, JSON). When KubeBoundary rows
+// were run, a table of structmerge's time over the walk's ("x the limit",
+// lower is better, the target within 3x) and the allocations and bytes of
+// both follows. Neither kind of kube row enters the SMD means below, and
+// the boundary rows enter no mean at all.
 //
 // Usage:
 //
@@ -14,12 +28,15 @@
 //	go run ./cmd/benchcmp -bench 'Operations/Pod/' -benchtime 2s
 //	go run ./cmd/benchcmp -bench 'KeyedList/^1000$/|Compile|FieldsV1|ConcurrentValidate|Validate' -benchtime 3x
 //	go test -run '^$' -bench . -benchmem ./bench | go run ./cmd/benchcmp -in -
+//	go run ./cmd/benchcmp -bench 'KubeEndToEnd/JSON/Pod/|KubeBoundary/FromUnstructured/Pod' -benchtime 5x
 //
 // -bench is go test's pattern: one unanchored regular expression per
 // level of the name, so KeyedList/1000/ also selects the 10000- and
 // 100000-item sizes; anchor the size (KeyedList/^1000$/) to run one.
+// Alternatives at the top level are each split by level on their own, so
+// 'KubeEndToEnd/JSON/Pod/|Operations/Pod/Create' runs both groups.
 //
-// With -count n the median of the n runs is used. The first table holds the
+// With -count n the median of the n runs is used. The first SMD table holds the
 // like-for-like rows, where both libraries start from the same form with
 // the same inputs and do the same work; only they feed the means. A row
 // where one library allocates nothing shows "0 vs N" instead of a ratio and
@@ -88,7 +105,7 @@ func main() {
 	}
 	rows := parse(data)
 	if len(rows) == 0 {
-		fmt.Fprintln(os.Stderr, "benchcmp: no paired .../smd and .../structmerge benchmarks found")
+		fmt.Fprintln(os.Stderr, "benchcmp: no paired benchmarks found (.../structmerge beside .../smd, or beside .../apimachinery in KubeEndToEnd, .../walk in KubeBoundary)")
 		os.Exit(2)
 	}
 	report(os.Stdout, rows)
@@ -111,10 +128,11 @@ type measure struct {
 	bytes  []float64 // NaN when not measured
 }
 
-// row is one benchmark measured on both libraries.
+// row is one benchmark measured on both sides: the reference (smd, or
+// the reference side of the benchmark's family) and structmerge.
 type row struct {
 	name      string
-	smd, smrg measure
+	ref, smrg measure
 	// procs is the GOMAXPROCS the benchmarks ran with (the -N suffix of
 	// their names; none means 1).
 	procs int
@@ -139,8 +157,38 @@ func metric(re *regexp.Regexp, rest string) float64 {
 	return x
 }
 
+// family is a group of benchmarks whose reference side is not smd: its
+// rows pair .../<ref> with .../structmerge.
+type family struct {
+	prefix, ref string
+}
+
+const (
+	e2ePrefix      = "KubeEndToEnd/"
+	boundaryPrefix = "KubeBoundary/"
+)
+
+// families are the benchmarks of the kube layer, each with its reference
+// side; every other benchmark pairs .../smd with .../structmerge.
+var families = []family{
+	{e2ePrefix, "apimachinery"}, // apimachinery's field manager, the API server's
+	{boundaryPrefix, "walk"},    // a plain recursive walk of the same map tree, the limit
+}
+
+// refSide is the name of the reference side of the benchmark name (without
+// its side): smd, or that of the family name belongs to.
+func refSide(name string) string {
+	for _, f := range families {
+		if strings.HasPrefix(name, f.prefix) {
+			return f.ref
+		}
+	}
+	return "smd"
+}
+
 // parse reads `go test -bench` output and returns the benchmarks that ran
-// on both libraries, sorted by name.
+// on both sides, sorted by name: .../smd and .../structmerge, or in a kube
+// family, its reference side and .../structmerge.
 func parse(data []byte) []row {
 	byName := map[string]*row{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -169,8 +217,8 @@ func parse(data []byte) []row {
 		}
 		var ms *measure
 		switch engine {
-		case "smd":
-			ms = &r.smd
+		case refSide(name):
+			ms = &r.ref
 		case "structmerge":
 			ms = &r.smrg
 		default:
@@ -183,7 +231,7 @@ func parse(data []byte) []row {
 	}
 	var rows []row
 	for _, r := range byName {
-		if len(r.smd.ns) > 0 && len(r.smrg.ns) > 0 {
+		if len(r.ref.ns) > 0 && len(r.smrg.ns) > 0 {
 			rows = append(rows, *r)
 		}
 	}
@@ -261,20 +309,37 @@ var notes = []exclusion{
 		"structmerge's Compile builds them, so the row favours SMD"},
 }
 
-// report prints the tables and the sections that apply to rows.
+// report prints the tables and the sections that apply to rows: the kube
+// layer's end to end table and its boundary table first, then the SMD
+// engine's tables. The kube rows feed no SMD mean.
 func report(w io.Writer, rows []row) {
-	var fair, apart []row
+	var e2e, boundary, fair, apart []row
 	for _, r := range rows {
-		if _, ok := exclusionOf(r); ok {
+		switch _, ok := exclusionOf(r); {
+		case strings.HasPrefix(r.name, e2ePrefix):
+			e2e = append(e2e, r)
+		case strings.HasPrefix(r.name, boundaryPrefix):
+			boundary = append(boundary, r)
+		case ok:
 			apart = append(apart, r)
-		} else {
+		default:
 			fair = append(fair, r)
 		}
 	}
+	cw := &countingWriter{w: w}
+	w = cw
+	printEndToEnd(w, e2e)
+	if len(boundary) > 0 && cw.n > 0 {
+		fmt.Fprintln(w)
+	}
+	printBoundary(w, boundary)
 	if len(fair) > 0 {
+		if cw.n > 0 {
+			fmt.Fprintln(w)
+		}
 		fmt.Fprintln(w, "like-for-like rows (in the means): both libraries start from the same form, with the same inputs, and do the same work;")
 		fmt.Fprintln(w, "ratios are smd/structmerge (above 1: structmerge is faster, allocates less)")
-		printTable(w, fair)
+		printTable(w, fair, "smd")
 		printNotes(w, fair)
 		fmt.Fprintln(w)
 		printGeomeans(w, fair)
@@ -284,13 +349,96 @@ func report(w io.Writer, rows []row) {
 	printConcurrency(w, fair)
 }
 
-func printTable(w io.Writer, rows []row) {
+// printTable prints rows with their reference side, named ref, beside
+// structmerge, and the ratios reference/structmerge.
+// countingWriter counts the bytes written through it, so that report
+// knows whether a section is the first.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// forms are the forms of the end to end rows, KubeEndToEnd/<form>/..., in
+// the order of their means.
+var forms = []struct{ name, what string }{
+	{"Unstructured", "map[string]any in and out"},
+	{"JSON", "JSON bytes in and out, decoding and encoding timed"},
+}
+
+// printEndToEnd prints the end to end rows of the kube layer, apimachinery
+// beside structmerge, the geometric mean of their ratios and the mean of
+// each form. They are not in the SMD means.
+func printEndToEnd(w io.Writer, rows []row) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "kube layer end to end (not in the SMD means): apimachinery's field manager and structmerge's kube.FieldManager, "+
+		"from an object in the caller's form to the object with its managedFields in the same form;")
+	fmt.Fprintln(w, "ratios are apimachinery/structmerge (above 1: structmerge is faster, allocates less)")
+	printTable(w, rows, "apimachinery")
+	printZeroNote(w, rows)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "kube layer end to end: geometric mean over %d rows: %s\n", len(rows), geomeanOf(rows))
+	for _, f := range forms {
+		var in []row
+		for _, r := range rows {
+			if strings.HasPrefix(r.name, e2ePrefix+f.name+"/") {
+				in = append(in, r)
+			}
+		}
+		if len(in) > 0 {
+			fmt.Fprintf(w, "  %s (%s): geometric mean over %d rows: %s\n", f.name, f.what, len(in), geomeanOf(in))
+		}
+	}
+}
+
+// boundaryTarget is the issue's target for the boundary rows: structmerge
+// within this many times the walk's time.
+const boundaryTarget = 3.0
+
+// printBoundary prints the boundary rows of the kube layer: structmerge's
+// time over the walk's ("x the limit", lower is better), and the
+// allocations and bytes of both. They are in no mean.
+func printBoundary(w io.Writer, rows []row) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "kube layer boundary (in no mean): structmerge's conversion against its limit, a plain recursive walk of the same map tree;\n"+
+		"x the limit is structmerge's time over the walk's (lower is better; the target is within %gx)\n", boundaryTarget)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tsmd time\tstructmerge time\ttime ratio\tsmd allocs\tstructmerge allocs\talloc ratio\tsmd bytes\tstructmerge bytes\tbytes ratio\t")
+	fmt.Fprintln(tw, "benchmark\twalk time\tstructmerge time\tx the limit\twalk allocs\tstructmerge allocs\twalk bytes\tstructmerge bytes\t")
+	var over []string
 	for _, r := range rows {
-		st, mt := median(r.smd.ns), median(r.smrg.ns)
-		sa, ma := median(r.smd.allocs), median(r.smrg.allocs)
-		sb, mb := median(r.smd.bytes), median(r.smrg.bytes)
+		wt, mt := median(r.ref.ns), median(r.smrg.ns)
+		x := mt / wt
+		if !(x <= boundaryTarget) {
+			over = append(over, fmt.Sprintf("%s (%.2fx)", r.name, x))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx\t%s\t%s\t%s\t%s\t\n", r.name, duration(wt), duration(mt), x,
+			allocCount(median(r.ref.allocs)), allocCount(median(r.smrg.allocs)),
+			size(median(r.ref.bytes)), size(median(r.smrg.bytes)))
+	}
+	tw.Flush()
+	s := fmt.Sprintf("within %gx of the limit: %d of %d rows", boundaryTarget, len(rows)-len(over), len(rows))
+	if len(over) > 0 {
+		s += "; over: " + strings.Join(over, ", ")
+	}
+	fmt.Fprintln(w, s)
+}
+
+func printTable(w io.Writer, rows []row, ref string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "benchmark\t%[1]s time\tstructmerge time\ttime ratio\t%[1]s allocs\tstructmerge allocs\talloc ratio\t%[1]s bytes\tstructmerge bytes\tbytes ratio\t\n", ref)
+	for _, r := range rows {
+		st, mt := median(r.ref.ns), median(r.smrg.ns)
+		sa, ma := median(r.ref.allocs), median(r.smrg.allocs)
+		sb, mb := median(r.ref.bytes), median(r.smrg.bytes)
 		_, state := memRatiosState(r)
 		inMean := state == memRatio
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1fx\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name,
@@ -301,7 +449,7 @@ func printTable(w io.Writer, rows []row) {
 	tw.Flush()
 }
 
-// ratioCell is the smd/structmerge ratio of a memory metric: "-" when it
+// ratioCell is the reference/structmerge ratio of a memory metric: "-" when it
 // was not measured, "0 vs N" when one side is 0 (no ratio), and the ratio
 // in brackets when the row is out of the means for the other metric.
 func ratioCell(smd, sm float64, format func(float64) string, inMean bool) string {
@@ -341,7 +489,7 @@ const (
 // and whether they can enter the means: only when both were measured and
 // no side has zero allocations or zero bytes.
 func memRatiosState(r row) ([2]float64, memState) {
-	xs := [4]float64{median(r.smd.allocs), median(r.smrg.allocs), median(r.smd.bytes), median(r.smrg.bytes)}
+	xs := [4]float64{median(r.ref.allocs), median(r.smrg.allocs), median(r.ref.bytes), median(r.smrg.bytes)}
 	for _, x := range xs {
 		if math.IsNaN(x) {
 			return [2]float64{}, memUnmeasured
@@ -368,7 +516,7 @@ func geomeanOf(rows []row) geomean {
 	var g geomean
 	var logT, logA, logB float64
 	for _, r := range rows {
-		logT += math.Log(median(r.smd.ns) / median(r.smrg.ns))
+		logT += math.Log(median(r.ref.ns) / median(r.smrg.ns))
 		g.n++
 		ratios, st := memRatiosState(r)
 		switch st {
@@ -418,6 +566,11 @@ func printNotes(w io.Writer, rows []row) {
 			fmt.Fprintf(w, "note: %s*: %s\n", n.prefix, n.reason)
 		}
 	}
+	printZeroNote(w, rows)
+}
+
+// printZeroNote explains "0 vs N" when a row of rows shows it.
+func printZeroNote(w io.Writer, rows []row) {
 	if slices.ContainsFunc(rows, func(r row) bool { _, st := memRatiosState(r); return st == memZero }) {
 		fmt.Fprintln(w, `note: "0 vs N": one library allocates nothing (see its columns), the other N; no ratio is given, `+
 			`and the row is left out of the allocation and bytes means (a ratio in brackets is the other metric of such a row)`)
@@ -439,7 +592,7 @@ func printApart(w io.Writer, rows []row) {
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "not in the means: %s*: %s\n", e.prefix, e.reason)
-		printTable(w, group)
+		printTable(w, group, "smd")
 	}
 }
 
@@ -485,7 +638,7 @@ func keyedRows(rows []row) []keyed {
 		if err != nil || n <= 0 {
 			continue
 		}
-		ks = append(ks, keyed{items: n, op: parts[2], smd: median(r.smd.ns), sm: median(r.smrg.ns), r: r})
+		ks = append(ks, keyed{items: n, op: parts[2], smd: median(r.ref.ns), sm: median(r.smrg.ns), r: r})
 	}
 	sort.SliceStable(ks, func(i, j int) bool {
 		if ks[i].op != ks[j].op {
@@ -546,8 +699,8 @@ func memSummary(r row) string {
 	switch st {
 	case memZero:
 		return fmt.Sprintf("allocations %s, bytes %s (smd vs structmerge)",
-			allocCount(median(r.smd.allocs))+" vs "+allocCount(median(r.smrg.allocs)),
-			size(median(r.smd.bytes))+" vs "+size(median(r.smrg.bytes)))
+			allocCount(median(r.ref.allocs))+" vs "+allocCount(median(r.smrg.allocs)),
+			size(median(r.ref.bytes))+" vs "+size(median(r.smrg.bytes)))
 	case memUnmeasured:
 		return "allocations and bytes not measured"
 	}
@@ -577,7 +730,7 @@ func scalingGroups(rows []row) []scaling {
 			groups = append(groups, scaling{prefix: prefix, smd: map[string]float64{}, sm: map[string]float64{}})
 			j = len(groups) - 1
 		}
-		groups[j].smd[level] = median(r.smd.ns)
+		groups[j].smd[level] = median(r.ref.ns)
 		groups[j].sm[level] = median(r.smrg.ns)
 		if level == "gmax" {
 			groups[j].maxProcs = r.procs

@@ -74,16 +74,16 @@ func TestParse(t *testing.T) {
 	for _, r := range rows {
 		switch r.name {
 		case "Operations/Pod/Create":
-			if len(r.smd.ns) != 3 || median(r.smd.ns) != 70000 || median(r.smrg.allocs) != 40 || median(r.smrg.bytes) != 2000 {
-				t.Errorf("%s: smd ns %v, structmerge allocs %v bytes %v", r.name, r.smd.ns, r.smrg.allocs, r.smrg.bytes)
+			if len(r.ref.ns) != 3 || median(r.ref.ns) != 70000 || median(r.smrg.allocs) != 40 || median(r.smrg.bytes) != 2000 {
+				t.Errorf("%s: smd ns %v, structmerge allocs %v bytes %v", r.name, r.ref.ns, r.smrg.allocs, r.smrg.bytes)
 			}
 		case "Operations/Pod/ApplyTwice":
 			if _, st := memRatiosState(r); st != memZero {
 				t.Errorf("%s: memory state %d, want memZero", r.name, st)
 			}
 		case "Compile/k8s":
-			if !math.IsNaN(median(r.smd.allocs)) || !math.IsNaN(median(r.smd.bytes)) {
-				t.Errorf("%s: allocations %v, bytes %v, want none measured", r.name, r.smd.allocs, r.smd.bytes)
+			if !math.IsNaN(median(r.ref.allocs)) || !math.IsNaN(median(r.ref.bytes)) {
+				t.Errorf("%s: allocations %v, bytes %v, want none measured", r.name, r.ref.allocs, r.ref.bytes)
 			}
 			if _, st := memRatiosState(r); st != memUnmeasured {
 				t.Errorf("%s: memory state %d, want memUnmeasured", r.name, st)
@@ -115,9 +115,9 @@ func TestParseProcsSuffix(t *testing.T) {
 		}
 		r := rows[0]
 		same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
-		if r.name != c.name || r.procs != c.procs || median(r.smd.ns) != c.ns || median(r.smrg.ns) != c.ns ||
-			!same(median(r.smd.bytes), c.bytes) || !same(median(r.smrg.allocs), c.allocs) {
-			t.Errorf("%q: got %s procs %d ns %v bytes %v allocs %v", c.line, r.name, r.procs, r.smd.ns, r.smd.bytes, r.smrg.allocs)
+		if r.name != c.name || r.procs != c.procs || median(r.ref.ns) != c.ns || median(r.smrg.ns) != c.ns ||
+			!same(median(r.ref.bytes), c.bytes) || !same(median(r.smrg.allocs), c.allocs) {
+			t.Errorf("%q: got %s procs %d ns %v bytes %v allocs %v", c.line, r.name, r.procs, r.ref.ns, r.ref.bytes, r.smrg.allocs)
 		}
 	}
 }
@@ -288,4 +288,221 @@ func TestGoTestArgs(t *testing.T) {
 // squeeze collapses runs of spaces so tests do not depend on column widths.
 func squeeze(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// cannedKube is output of the kube layer's benchmarks, with round numbers.
+// Apimachinery over structmerge, per end to end row (time, allocations,
+// bytes):
+//
+//	Unstructured/Pod/Create     3x    20x  2x
+//	Unstructured/Pod/Reapply   12x    10x  3x (median of 3 runs)
+//	JSON/Pod/Create             0.75x 20x  4x
+//	JSON/Pod/Reapply            8x    10x  3x
+//	JSON/Endpoints/Reapply      2x    structmerge allocates nothing
+//
+// JSON/Node/Create ran on apimachinery only, and a .../smd line in the
+// family is not its reference side: neither is a row. Structmerge over the
+// walk, per boundary row: FromUnstructured/Pod 2x (the walk allocates
+// nothing), Unstructured/Pod 3.5x, over the 3x target.
+const cannedKube = `BenchmarkKubeEndToEnd/Unstructured/Pod/Create/apimachinery-2   	       5	   300000 ns/op	  100000 B/op	    2000 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Create/structmerge-2    	       5	   100000 ns/op	   50000 B/op	     100 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/apimachinery-2  	       5	  1100000 ns/op	  300000 B/op	    5000 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/structmerge-2   	       5	   100000 ns/op	  100000 B/op	     500 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/apimachinery-2  	       5	  1300000 ns/op	  300000 B/op	    5000 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/structmerge-2   	       5	   100000 ns/op	  100000 B/op	     500 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/apimachinery-2  	       5	  1200000 ns/op	  300000 B/op	    5000 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/structmerge-2   	       5	   100000 ns/op	  100000 B/op	     500 allocs/op
+BenchmarkKubeEndToEnd/JSON/Pod/Create/apimachinery-2           	       5	   300000 ns/op	  100000 B/op	    2000 allocs/op
+BenchmarkKubeEndToEnd/JSON/Pod/Create/structmerge-2            	       5	   400000 ns/op	   25000 B/op	     100 allocs/op
+BenchmarkKubeEndToEnd/JSON/Pod/Create/smd-2                    	       5	        1 ns/op	       1 B/op	       1 allocs/op
+BenchmarkKubeEndToEnd/JSON/Pod/Reapply/apimachinery-2          	       5	  1200000 ns/op	  270000 B/op	    4800 allocs/op
+BenchmarkKubeEndToEnd/JSON/Pod/Reapply/structmerge-2           	       5	   150000 ns/op	   90000 B/op	     480 allocs/op
+BenchmarkKubeEndToEnd/JSON/Endpoints/Reapply/apimachinery-2    	       5	   100000 ns/op	   50000 B/op	    1000 allocs/op
+BenchmarkKubeEndToEnd/JSON/Endpoints/Reapply/structmerge-2     	       5	    50000 ns/op	       0 B/op	       0 allocs/op
+BenchmarkKubeEndToEnd/JSON/Node/Create/apimachinery-2          	       5	   300000 ns/op	  100000 B/op	    2000 allocs/op
+BenchmarkKubeBoundary/FromUnstructured/Pod/walk-2              	       5	     5000 ns/op	       0 B/op	       0 allocs/op
+BenchmarkKubeBoundary/FromUnstructured/Pod/structmerge-2       	       5	    10000 ns/op	   14400 B/op	      12 allocs/op
+BenchmarkKubeBoundary/Unstructured/Pod/walk-2                  	       5	     8000 ns/op	   20000 B/op	     100 allocs/op
+BenchmarkKubeBoundary/Unstructured/Pod/structmerge-2           	       5	    28000 ns/op	   20000 B/op	     100 allocs/op
+`
+
+// kubeHeadline is the end to end mean of cannedKube: time over the 5 rows
+// (3 * 12 * 0.75 * 8 * 2)^(1/5) = 432^(1/5) = 3.366; allocations
+// (20 * 10 * 20 * 10)^(1/4) = 14.142 and bytes (2 * 3 * 4 * 3)^(1/4) =
+// 2.913 over the 4 rows where both sides allocate.
+const kubeHeadline = "kube layer end to end: geometric mean over 5 rows: time 3.37x faster, allocations 14.14x fewer, bytes 2.91x fewer " +
+	`(allocations and bytes over 4 of the 5 rows, leaving out 1 where one library allocates nothing ("0 vs N"))`
+
+func TestParseKube(t *testing.T) {
+	rows := parse([]byte(cannedKube))
+	got := map[string]row{}
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.name)
+		got[r.name] = r
+	}
+	want := []string{
+		"KubeBoundary/FromUnstructured/Pod", "KubeBoundary/Unstructured/Pod",
+		"KubeEndToEnd/JSON/Endpoints/Reapply", "KubeEndToEnd/JSON/Pod/Create", "KubeEndToEnd/JSON/Pod/Reapply",
+		"KubeEndToEnd/Unstructured/Pod/Create", "KubeEndToEnd/Unstructured/Pod/Reapply",
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Fatalf("rows:\n got %q\nwant %q", names, want)
+	}
+	// The reference side is apimachinery's, not the stray .../smd line's.
+	if r := got["KubeEndToEnd/JSON/Pod/Create"]; len(r.ref.ns) != 1 || r.ref.ns[0] != 300000 || r.smrg.ns[0] != 400000 {
+		t.Errorf("JSON/Pod/Create: reference %v, structmerge %v", r.ref.ns, r.smrg.ns)
+	}
+	if r := got["KubeEndToEnd/Unstructured/Pod/Reapply"]; len(r.ref.ns) != 3 || median(r.ref.ns) != 1200000 {
+		t.Errorf("Unstructured/Pod/Reapply: reference runs %v, want 3 with median 1200000", r.ref.ns)
+	}
+	if r := got["KubeBoundary/FromUnstructured/Pod"]; median(r.ref.ns) != 5000 || median(r.ref.allocs) != 0 || median(r.smrg.allocs) != 12 {
+		t.Errorf("boundary FromUnstructured/Pod: walk %v %v, structmerge %v %v", r.ref.ns, r.ref.allocs, r.smrg.ns, r.smrg.allocs)
+	}
+	// In the SMD benchmarks, apimachinery and walk are no side.
+	other := "BenchmarkOperations/Pod/Create/apimachinery 5 10 ns/op\nBenchmarkOperations/Pod/Create/structmerge 5 10 ns/op\n" +
+		"BenchmarkOperations/Pod/Update/walk 5 10 ns/op\nBenchmarkOperations/Pod/Update/structmerge 5 10 ns/op\n"
+	if rows := parse([]byte(other)); len(rows) != 0 {
+		t.Errorf("SMD benchmarks paired with a kube reference side: %v", rows)
+	}
+}
+
+func TestReportKube(t *testing.T) {
+	var b strings.Builder
+	report(&b, parse([]byte(canned+cannedKube)))
+	out := b.String()
+	for _, want := range []string{
+		"kube layer end to end (not in the SMD means)",
+		"ratios are apimachinery/structmerge",
+		"benchmark apimachinery time structmerge time time ratio apimachinery allocs structmerge allocs alloc ratio apimachinery bytes structmerge bytes bytes ratio",
+		"KubeEndToEnd/Unstructured/Pod/Create 300.0 µs 100.0 µs 3.0x 2000 100 20.0x 100.0 kB 50.0 kB 2.0x",
+		"KubeEndToEnd/Unstructured/Pod/Reapply 1.20 ms 100.0 µs 12.0x 5000 500 10.0x 300.0 kB 100.0 kB 3.0x",
+		"KubeEndToEnd/JSON/Pod/Create 300.0 µs 400.0 µs 0.8x 2000 100 20.0x 100.0 kB 25.0 kB 4.0x",
+		"KubeEndToEnd/JSON/Endpoints/Reapply 100.0 µs 50.0 µs 2.0x 1000 0 0 vs 1000 50.0 kB 0 B 0 vs 50.0 kB",
+		// Boundary: structmerge's time over the walk's, both sides'
+		// allocations and bytes, no ratio of them.
+		"kube layer boundary (in no mean)",
+		"benchmark walk time structmerge time x the limit walk allocs structmerge allocs walk bytes structmerge bytes",
+		"KubeBoundary/FromUnstructured/Pod 5.0 µs 10.0 µs 2.00x 0 12 0 B 14.4 kB",
+		"KubeBoundary/Unstructured/Pod 8.0 µs 28.0 µs 3.50x 100 100 20.0 kB 20.0 kB",
+		"within 3x of the limit: 1 of 2 rows; over: KubeBoundary/Unstructured/Pod (3.50x)",
+	} {
+		if !strings.Contains(squeeze(out), squeeze(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The headline, whole, then the mean of each form on the next lines:
+	// Unstructured time (3 * 12)^(1/2) = 6, allocations (20 * 10)^(1/2)
+	// = 14.14, bytes (2 * 3)^(1/2) = 2.45; JSON time
+	// (0.75 * 8 * 2)^(1/3) = 2.29, allocations 14.14, bytes
+	// (4 * 3)^(1/2) = 3.46 over 2 of its 3 rows.
+	for _, want := range []string{
+		kubeHeadline + "\n" +
+			"  Unstructured (map[string]any in and out): geometric mean over 2 rows: time 6.00x faster, allocations 14.14x fewer, bytes 2.45x fewer\n" +
+			"  JSON (JSON bytes in and out, decoding and encoding timed): geometric mean over 3 rows: time 2.29x faster, allocations 14.14x fewer, bytes 3.46x fewer " +
+			`(allocations and bytes over 2 of the 3 rows, leaving out 1 where one library allocates nothing ("0 vs N"))` + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The headline is one whole line, and the only one so named.
+	var heads []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "kube layer end to end: geometric mean") {
+			heads = append(heads, l)
+		}
+	}
+	if len(heads) != 1 || heads[0] != kubeHeadline {
+		t.Errorf("headline lines %q, want exactly %q", heads, kubeHeadline)
+	}
+	// Order: the end to end table first, then the boundary, then SMD.
+	order := []string{
+		"kube layer end to end (not in the SMD means)", "KubeEndToEnd/JSON/Pod/Create ", kubeHeadline,
+		"kube layer boundary", "KubeBoundary/FromUnstructured/Pod ",
+		"like-for-like rows (in the means)", "Operations/Pod/Create ", "geometric mean over all 11 like-for-like rows",
+	}
+	last := -1
+	for _, s := range order {
+		i := strings.Index(out, s)
+		if i <= last {
+			t.Errorf("%q at %d, not after the previous section (%d):\n%s", s, i, last, out)
+		}
+		last = i
+	}
+	if !strings.HasPrefix(out, "kube layer end to end (not in the SMD means)") {
+		t.Errorf("output does not begin with the end to end table:\n%s", out)
+	}
+	// No kube row is in an SMD table, nor the stray or unpaired lines.
+	smd := out[strings.Index(out, "like-for-like rows"):]
+	for _, s := range []string{"KubeEndToEnd", "KubeBoundary", "JSON/Node/Create"} {
+		if strings.Contains(smd, s) {
+			t.Errorf("%s in the SMD sections:\n%s", s, smd)
+		}
+	}
+	if strings.Contains(out, "JSON/Node/Create") {
+		t.Errorf("unpaired row printed:\n%s", out)
+	}
+}
+
+// TestKubeRowsFeedNoSMDMean checks that the SMD means are the same with
+// and without the kube rows, and that counted as SMD rows they would move
+// them: the comparison can fail.
+func TestKubeRowsFeedNoSMDMean(t *testing.T) {
+	means := func(data string) string {
+		var b strings.Builder
+		report(&b, parse([]byte(data)))
+		var ls []string
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "geometric mean") {
+				ls = append(ls, l)
+			}
+		}
+		return strings.Join(ls, "\n")
+	}
+	wo := means(canned)
+	if !strings.Contains(wo, "geometric mean over all 11 like-for-like rows: time 6.78x faster") {
+		t.Fatalf("unexpected SMD means:\n%s", wo)
+	}
+	if with := means(canned + cannedKube); with != wo {
+		t.Errorf("SMD means change with the kube rows:\nwith:\n%s\nwithout:\n%s", with, wo)
+	}
+	asSMD := strings.NewReplacer("BenchmarkKubeEndToEnd/", "BenchmarkOperations/E2E/", "/apimachinery-", "/smd-",
+		"BenchmarkKubeBoundary/", "BenchmarkOperations/Boundary/", "/walk-", "/smd-").Replace(cannedKube)
+	if means(canned+asSMD) == wo {
+		t.Error("kube rows counted as SMD rows changed no mean")
+	}
+}
+
+// TestReportKubeOnly is a narrowed run (-bench 'KubeEndToEnd/JSON/Pod/|
+// KubeBoundary/FromUnstructured/Pod'): the kube tables and nothing of the
+// SMD engine's, and a form that did not run has no mean.
+func TestReportKubeOnly(t *testing.T) {
+	var only []string
+	for _, l := range strings.Split(cannedKube, "\n") {
+		if strings.Contains(l, "KubeEndToEnd/JSON/Pod/") || strings.Contains(l, "KubeBoundary/FromUnstructured/Pod/") {
+			only = append(only, l)
+		}
+	}
+	rows := parse([]byte(strings.Join(only, "\n")))
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+	var b strings.Builder
+	report(&b, rows)
+	out := b.String()
+	// JSON/Pod/Create (0.75x, 20x, 4x) and JSON/Pod/Reapply (8x, 10x, 3x).
+	head := "kube layer end to end: geometric mean over 2 rows: time 2.45x faster, allocations 14.14x fewer, bytes 3.46x fewer\n" +
+		"  JSON (JSON bytes in and out, decoding and encoding timed): geometric mean over 2 rows: time 2.45x faster, allocations 14.14x fewer, bytes 3.46x fewer\n"
+	if !strings.Contains(out, head) {
+		t.Errorf("output lacks\n%s\n%s", head, out)
+	}
+	if !strings.Contains(out, "within 3x of the limit: 1 of 1 rows\n") {
+		t.Errorf("boundary summary wrong:\n%s", out)
+	}
+	for _, absent := range []string{"Unstructured (", "like-for-like", "geometric mean over all", "not in the means", "0 vs"} {
+		if strings.Contains(out, absent) {
+			t.Errorf("output has %q though no such benchmark ran:\n%s", absent, out)
+		}
+	}
 }
