@@ -98,11 +98,10 @@ func mapRelationship(word string) Relationship {
 }
 
 // listRelationship interprets a list's elementRelationship word:
-// "associative" makes the list associative, every other word atomic. SMD
-// accepts the same schemas, but walks a list whose word is neither
-// "atomic" nor "associative" item by item and gives its items path
-// elements it cannot print or encode; structmerge treats such a list as
-// atomic, as it does a list without a word (docs/compatibility.md).
+// "associative" makes the list associative, and every other word makes it
+// atomic, as a list without a word is. SMD accepts the same schemas but
+// walks such a list item by item, giving its items path elements it cannot
+// print or encode (docs/compatibility.md, q4).
 func listRelationship(word string) Relationship {
 	if word == "associative" {
 		return Associative

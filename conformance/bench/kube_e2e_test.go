@@ -31,11 +31,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/structmerge/structmerge/conformance/kubeengine"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
@@ -826,41 +827,7 @@ func BenchmarkKubeEndToEnd(b *testing.B) {
 // clock.
 func normalizeRefTimes(tb testing.TB, obj map[string]any, start time.Time) {
 	tb.Helper()
-	u := &unstructured.Unstructured{Object: obj}
-	entries := u.GetManagedFields()
-	if entries == nil {
-		return
-	}
-	for i := range entries {
-		if tm := entries[i].Time; tm != nil && !tm.Time.Before(start) {
-			t := metav1.NewTime(e2eNow)
-			entries[i].Time = &t
-		}
-	}
-	sort.SliceStable(entries, func(i, j int) bool {
-		p, q := entries[i], entries[j]
-		if p.Operation != q.Operation {
-			return p.Operation < q.Operation
-		}
-		var ps, qs int64
-		if p.Time != nil {
-			ps = p.Time.Unix()
-		}
-		if q.Time != nil {
-			qs = q.Time.Unix()
-		}
-		if ps != qs {
-			return ps < qs
-		}
-		if p.Manager != q.Manager {
-			return p.Manager < q.Manager
-		}
-		if p.APIVersion != q.APIVersion {
-			return p.APIVersion < q.APIVersion
-		}
-		return p.Subresource < q.Subresource
-	})
-	u.SetManagedFields(entries)
+	kubeengine.FixTimes(&unstructured.Unstructured{Object: obj}, start, e2eNow)
 }
 
 // stampAll gives every managedFields entry of obj the time at.

@@ -292,7 +292,7 @@ func (t *Typed) do(live scenario.State, op scenario.KubernetesOperation) (scenar
 	if err != nil {
 		return live, conflicts(err)
 	}
-	fixTimes(out, start, op.Time)
+	FixTimes(out, start, op.Time)
 	return scenario.State{Object: out.Object, HasObject: true}, nil
 }
 
@@ -587,9 +587,12 @@ func normalizeScale(obj map[string]interface{}) {
 	obj["status"] = status
 }
 
-// fixTimes sets the time of every entry stamped since start to at and
-// sorts the entries again in the API server's order.
-func fixTimes(obj *unstructured.Unstructured, start, at time.Time) {
+// FixTimes sets the time of every managedFields entry of obj stamped since
+// start (the reference stamps with the wall clock) to at, and sorts the
+// entries again in the API server's order (Apply entries first, then
+// Update entries, each oldest first, ties by manager, version and
+// subresource), so that they read as they would with a fixed clock.
+func FixTimes(obj *unstructured.Unstructured, start, at time.Time) {
 	entries := obj.GetManagedFields()
 	if entries == nil {
 		return

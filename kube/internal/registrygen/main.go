@@ -34,7 +34,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -44,11 +43,12 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/structmerge/structmerge/internal/modsrc"
 )
 
 // module and version read; keep version in step with
@@ -88,7 +88,7 @@ func main() {
 
 func run(out, src string) error {
 	if src == "" {
-		dir, err := download(module + "@" + version)
+		dir, err := modsrc.Download(module + "@" + version)
 		if err != nil {
 			return err
 		}
@@ -107,31 +107,6 @@ func run(out, src string) error {
 		return err
 	}
 	return os.WriteFile(out, code, 0o644)
-}
-
-// download runs `go mod download -json` and returns the module's directory.
-func download(modVersion string) (string, error) {
-	cmd := exec.Command("go", "mod", "download", "-json", modVersion)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var info struct {
-		Dir   string
-		Error string
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &info); err != nil {
-		return "", fmt.Errorf("go mod download %s: %v: %s%s", modVersion, runErr, stderr.Bytes(), stdout.Bytes())
-	}
-	if info.Error != "" {
-		return "", fmt.Errorf("go mod download %s: %s", modVersion, info.Error)
-	}
-	if runErr != nil {
-		return "", fmt.Errorf("go mod download %s: %w: %s", modVersion, runErr, stderr.Bytes())
-	}
-	if info.Dir == "" {
-		return "", errors.New("go mod download " + modVersion + " gave no directory")
-	}
-	return info.Dir, nil
 }
 
 // resetRow is one endpoint's reset fields: per API version, paths of field

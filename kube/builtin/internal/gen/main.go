@@ -14,16 +14,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"go/format"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/structmerge/structmerge/internal/modsrc"
 
 	"github.com/structmerge/structmerge/openapi"
 	"github.com/structmerge/structmerge/schema"
@@ -49,7 +48,7 @@ func main() {
 
 func run(out, src string) error {
 	if src == "" {
-		dir, err := download(module + "@" + version)
+		dir, err := modsrc.Download(module + "@" + version)
 		if err != nil {
 			return err
 		}
@@ -93,31 +92,6 @@ func run(out, src string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(out, "kinds_generated.go"), kinds, 0o644)
-}
-
-// download runs `go mod download -json` and returns the module's directory.
-func download(modVersion string) (string, error) {
-	cmd := exec.Command("go", "mod", "download", "-json", modVersion)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var info struct {
-		Dir   string
-		Error string
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &info); err != nil {
-		return "", fmt.Errorf("go mod download %s: %v: %s%s", modVersion, runErr, stderr.Bytes(), stdout.Bytes())
-	}
-	if info.Error != "" {
-		return "", fmt.Errorf("go mod download %s: %s", modVersion, info.Error)
-	}
-	if runErr != nil {
-		return "", fmt.Errorf("go mod download %s: %w: %s", modVersion, runErr, stderr.Bytes())
-	}
-	if info.Dir == "" {
-		return "", errors.New("go mod download " + modVersion + " gave no directory")
-	}
-	return info.Dir, nil
 }
 
 // compress gzips data with a header that holds no name, time or OS, so that
