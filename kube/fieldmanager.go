@@ -69,6 +69,8 @@ type options struct {
 	resetSet    bool
 	replicas    ReplicasPathsFunc
 	replicasSet bool
+	conv        VersionConverter
+	convSet     bool
 }
 
 // WithClock sets the clock whose time the field manager records in the
@@ -99,6 +101,19 @@ func WithReplicasPaths(f ReplicasPathsFunc) Option {
 	return func(o *options) { o.replicas, o.replicasSet = f, true }
 }
 
+// WithVersionConverter sets how objects convert between the API versions
+// of a kind (the default converts none: each kind has the single version
+// of the live object). With a converter, a request at another version of
+// the live object's group and kind is served at the request's version:
+// the live object is converted to it, the result is at that version, and
+// each manager's fields are compared at the version its managedFields
+// entry names, as the API server does for a kind served at several
+// versions. NoneConverter is the API server's for custom resources with
+// conversion strategy None.
+func WithVersionConverter(c VersionConverter) Option {
+	return func(o *options) { o.conv, o.convSet = c, true }
+}
+
 // FieldManager does to whole Kubernetes objects what the API server's
 // field manager does: it merges applied configurations, records in
 // metadata.managedFields which manager owns which field, and reports
@@ -112,6 +127,7 @@ type FieldManager struct {
 	maxUpdaters int
 	reset       ResetFieldsFunc
 	replicas    ReplicasPathsFunc
+	conv        VersionConverter
 }
 
 // NewFieldManager returns a FieldManager that finds the schema of each
@@ -130,7 +146,10 @@ func NewFieldManager(types TypeResolver, opts ...Option) (*FieldManager, error) 
 	if o.capSet && o.maxUpdaters == 0 {
 		return nil, errors.New("kube: WithMaxUpdateManagers(0): keep at least one Update entry, or pass a negative number for no cap")
 	}
-	return &FieldManager{types: types, now: o.now, maxUpdaters: o.maxUpdaters, reset: o.reset, replicas: o.replicas}, nil
+	if o.convSet && o.conv == nil {
+		return nil, errors.New("kube: WithVersionConverter given a nil converter")
+	}
+	return &FieldManager{types: types, now: o.now, maxUpdaters: o.maxUpdaters, reset: o.reset, replicas: o.replicas, conv: o.conv}, nil
 }
 
 // RequestOption changes one Apply or Update.
@@ -194,7 +213,7 @@ func (m *FieldManager) Update(live, obj value.Value, manager string, opts ...Req
 	if r.subresource == ScaleSubresource {
 		return m.scale(live, obj, manager, r, false)
 	}
-	obj, err := defaultKind(live, obj)
+	obj, err := m.defaultKind(live, obj)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -214,7 +233,17 @@ func resolveRequest(opts []RequestOption) request {
 }
 
 // defaultKind gives obj live's apiVersion and kind when it has neither,
-// and rejects an obj of another kind.
+// and rejects an obj of another kind (or of another version that the
+// converter cannot convert live to).
+func (m *FieldManager) defaultKind(live, obj value.Value) (value.Value, error) {
+	if !live.IsNull() && m.convertible(live, GVKOf(obj)) {
+		return obj, nil
+	}
+	return defaultKind(live, obj)
+}
+
+// defaultKind gives obj live's apiVersion and kind when it has neither,
+// and rejects an obj of another kind or version.
 func defaultKind(live, obj value.Value) (value.Value, error) {
 	if live.IsNull() {
 		return obj, nil
@@ -244,7 +273,9 @@ type call struct {
 
 // newCall prepares a request on the endpoint of live's kind (of the sent
 // object's kind when live is null, which then becomes the empty object of
-// that kind).
+// that kind). With a version converter that handles the kind, a request
+// at another version of live's group and kind is on the endpoint of the
+// request's version, and live is converted to it.
 func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request) (*call, value.Value, error) {
 	gvk := sent
 	if !live.IsNull() {
@@ -252,6 +283,16 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 			return nil, value.Value{}, fmt.Errorf("the live object is a %v, not an object", live.Kind())
 		}
 		gvk = GVKOf(live)
+		if m.conv != nil && gvk != sent && gvk.Group == sent.Group && gvk.Kind == sent.Kind && sent.Version != "" {
+			conv, err := m.conv.ConvertVersion(live, sent)
+			switch {
+			case errors.Is(err, ErrNotConvertible):
+			case err != nil:
+				return nil, value.Value{}, fmt.Errorf("failed to convert live object (%v) to proper version: %w", objectName(live), err)
+			default:
+				live, gvk = conv, sent
+			}
+		}
 	} else {
 		live = emptyObject(gvk)
 	}
@@ -267,11 +308,26 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 	if len(reset) > 0 {
 		uopts = append(uopts, merge.WithIgnoredFields(reset))
 	}
+	if m.conv != nil {
+		uopts = append(uopts, merge.WithConverter(typedConverter{types: m.types, conv: m.conv}))
+	}
 	u, err := merge.NewUpdater(uopts...)
 	if err != nil {
 		return nil, value.Value{}, err
 	}
 	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u}, live, nil
+}
+
+// convertible reports whether a request at version to of live's group and
+// kind is served by converting live: a converter is set and handles the
+// kind, and to names a version of it.
+func (m *FieldManager) convertible(live value.Value, to GroupVersionKind) bool {
+	from := GVKOf(live)
+	if m.conv == nil || to.Group != from.Group || to.Kind != from.Kind || to.Version == "" || to.Version == from.Version {
+		return false
+	}
+	_, err := m.conv.ConvertVersion(live, to)
+	return !errors.Is(err, ErrNotConvertible)
 }
 
 // emptyObject is the object the API server starts from when it creates

@@ -6,9 +6,13 @@
 // Each write builds the API server's field manager with
 // managedfields.NewDefaultFieldManager (NewDefaultCRDFieldManager for a
 // custom resource): the chain of the real API server, capping Update
-// entries at 10, with converters that do not convert (one version per
-// kind, as in apimachinery's own test field manager) and the reset fields
-// of the kind and subresource (see below). The type converter is, with Engine.Models,
+// entries at 10, with the reset fields of the kind and subresource (see
+// below). Built-in kinds get converters that do not convert (one version
+// per kind, as in apimachinery's own test field manager); a custom
+// resource whose CRD has conversion strategy None gets the converter of
+// apiextensions-apiserver (CRDConverters), and a request at another of
+// its versions than the live object's is served at the request's version,
+// as the API server's handler for that version serves it. The type converter is, with Engine.Models,
 // the API server's own, built from the OpenAPI documents of Kubernetes
 // 1.37 by managedfields.NewTypeConverter; otherwise (and for custom
 // resources) it is built from the schema package kube uses
@@ -49,6 +53,8 @@ import (
 	"strings"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -59,6 +65,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/yaml"
 
 	"github.com/structmerge/structmerge/conformance/smdengine"
 	smfieldpath "github.com/structmerge/structmerge/fieldpath"
@@ -90,6 +97,10 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 	if err != nil {
 		return nil, err
 	}
+	conv, err := CRDConverters(crds)
+	if err != nil {
+		return nil, err
+	}
 	if e.Models != nil && len(crds) == 0 {
 		tc, err := managedfields.NewTypeConverter(e.Models, false)
 		if err != nil {
@@ -101,7 +112,46 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 		}
 		return &Typed{setup: setup, tc: tc, ref: ref}, nil
 	}
-	return NewTyped(setup)
+	t, err := NewTyped(setup)
+	if err != nil {
+		return nil, err
+	}
+	t.conv = conv
+	return t, nil
+}
+
+// CRDConverters builds, for each CRD, the converter the API server's
+// request scopes use for its custom resources
+// (conversion.NewCRConverterFactory(...).NewConverter, the "safe" one; a
+// CRD without spec.conversion gets strategy None, as the API server
+// defaults it), by group and kind.
+func CRDConverters(crds []scenario.Source) (map[kschema.GroupKind]runtime.ObjectConvertor, error) {
+	if len(crds) == 0 {
+		return nil, nil
+	}
+	factory, err := conversion.NewCRConverterFactory(nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[kschema.GroupKind]runtime.ObjectConvertor{}
+	for _, src := range crds {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.Unmarshal(src.Text, &crd); err != nil {
+			return nil, fmt.Errorf("%s: %w", src.File, err)
+		}
+		if crd.Spec.Conversion == nil {
+			crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: apiextensionsv1.NoneConverter}
+		}
+		if crd.Spec.Conversion.Strategy != apiextensionsv1.NoneConverter {
+			continue
+		}
+		safe, _, err := factory.NewConverter(&crd)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src.File, err)
+		}
+		out[kschema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}] = safe
+	}
+	return out, nil
 }
 
 // LoadOpenAPIModels reads the OpenAPI v3 documents of Kubernetes
@@ -168,6 +218,9 @@ type Typed struct {
 	setup *native.KubeSetup
 	tc    managedfields.TypeConverter
 	ref   *RegistryReference
+	// conv holds the converters of the custom resources whose CRDs have
+	// conversion strategy None (see CRDConverters).
+	conv map[kschema.GroupKind]runtime.ObjectConvertor
 }
 
 // TypeConverter returns the reference's type converter.
@@ -249,7 +302,11 @@ func (t *Typed) FieldManager(gvk kschema.GroupVersionKind, subresource string) (
 		filters = fieldpath.NewExcludeFilterSetMap(sets)
 	}
 	if t.setup.IsCustomResource(toKube(gvk)) {
-		return managedfields.NewDefaultCRDFieldManager(t.tc, convertor{}, defaulter{}, creater{}, gvk, gvk.GroupVersion(), subresource, filters)
+		var conv runtime.ObjectConvertor = convertor{}
+		if c, ok := t.conv[gvk.GroupKind()]; ok {
+			conv = c
+		}
+		return managedfields.NewDefaultCRDFieldManager(t.tc, conv, defaulter{}, creater{}, gvk, gvk.GroupVersion(), subresource, filters)
 	}
 	return managedfields.NewDefaultFieldManager(t.tc, convertor{}, defaulter{}, creater{}, gvk, gvk.GroupVersion(), subresource, filters)
 }
@@ -302,6 +359,12 @@ func (t *Typed) write(liveObj, sent *unstructured.Unstructured, op scenario.Kube
 	var gvk kschema.GroupVersionKind
 	if liveObj != nil {
 		gvk = liveObj.GroupVersionKind()
+		// A custom resource with a converter is served at the version
+		// of the request, as the API server's handler for that version
+		// serves it.
+		if sg := sent.GroupVersionKind(); sg.GroupKind() == gvk.GroupKind() && sg.Version != "" && t.conv[gvk.GroupKind()] != nil {
+			gvk = sg
+		}
 	} else {
 		gvk = sent.GroupVersionKind()
 		o, _ := creater{}.New(gvk)
@@ -317,8 +380,12 @@ func (t *Typed) write(liveObj, sent *unstructured.Unstructured, op scenario.Kube
 	case scenario.OpApply, scenario.OpForceApply:
 		res, err = fm.Apply(liveObj, sent, op.Manager, op.Op == scenario.OpForceApply)
 	case scenario.OpUpdate:
-		if sent, err = defaultKind(liveObj, sent, gvk); err != nil {
-			return nil, err
+		// An update at the request's version of a converted kind keeps
+		// its apiVersion; otherwise it takes live's.
+		if converted := sent.GroupVersionKind() == gvk && liveObj.GroupVersionKind() != gvk; !converted {
+			if sent, err = defaultKind(liveObj, sent, gvk); err != nil {
+				return nil, err
+			}
 		}
 		res, err = fm.Update(liveObj, sent, op.Manager)
 	default:

@@ -255,11 +255,20 @@ func checkObject(o object) error {
 	return nil
 }
 
-// findLive returns the live object matching o, if any.
+// findLive returns the live object matching o, if any: the one with its
+// apiVersion, kind, namespace and name, else the one of another version of
+// its group (the same object, as the API server serves it at each version
+// of its kind).
 func findLive(live []object, o object) (object, bool) {
 	k := o.key()
 	for _, l := range live {
 		if l.key() == k {
+			return l, true
+		}
+	}
+	g := o.gvk()
+	for _, l := range live {
+		if lg := l.gvk(); lg.Group == g.Group && lg.Kind == g.Kind && nsKey(l) == nsKey(o) && l.name() == o.name() {
 			return l, true
 		}
 	}

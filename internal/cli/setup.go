@@ -70,6 +70,7 @@ type types struct {
 	resolver      kube.TypeResolver
 	resetFields   kube.ResetFieldsFunc
 	replicasPaths kube.ReplicasPathsFunc
+	converter     kube.VersionConverter // nil: no kind has several versions
 }
 
 func (f *inputFlags) types() (*types, error) {
@@ -88,7 +89,7 @@ func (f *inputFlags) types() (*types, error) {
 		if err != nil {
 			return nil, badf("--crd %v", err)
 		}
-		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths}
+		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, converter: setup.Converter}
 	}
 	for _, p := range f.openapis {
 		data, err := os.ReadFile(p)
@@ -122,10 +123,15 @@ func (f *inputFlags) types() (*types, error) {
 }
 
 func (t *types) manager(at time.Time) (*kube.FieldManager, error) {
-	return kube.NewFieldManager(t.resolver,
+	opts := []kube.Option{
 		kube.WithClock(func() time.Time { return at }),
 		kube.WithResetFields(t.resetFields),
-		kube.WithReplicasPaths(t.replicasPaths))
+		kube.WithReplicasPaths(t.replicasPaths),
+	}
+	if t.converter != nil {
+		opts = append(opts, kube.WithVersionConverter(t.converter))
+	}
+	return kube.NewFieldManager(t.resolver, opts...)
 }
 
 // resetValues keeps the live values of the fields the kind's registry

@@ -3,7 +3,6 @@ package native
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/kube"
@@ -51,10 +50,7 @@ func (t *KubeTyped) do(live scenario.State, op scenario.KubernetesOperation) (sc
 	if err != nil {
 		return live, fmt.Errorf("object: %w", err)
 	}
-	m, err := kube.NewFieldManager(t.setup.Resolver,
-		kube.WithClock(func() time.Time { return op.Time }),
-		kube.WithResetFields(t.setup.ResetFields),
-		kube.WithReplicasPaths(t.setup.ReplicasPaths))
+	m, err := kube.NewFieldManager(t.setup.Resolver, t.setup.Options(op.Time)...)
 	if err != nil {
 		return live, err
 	}

@@ -3,6 +3,7 @@ package native
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
@@ -27,12 +28,18 @@ type KubeSetup struct {
 	Kinds map[kube.GroupVersionKind]string
 	// Resolver finds the compiled type of a kind.
 	Resolver kube.TypeResolver
-	crds     []crdKind
+	// Converter converts the custom resources of the CRDs whose
+	// conversion strategy is None between their versions
+	// (kube.NoneConverter); nil when there are none.
+	Converter kube.VersionConverter
+	crds      []crdKind
 }
 
 // crdKind is what the registry of a custom resource needs from its CRD.
 type crdKind struct {
 	group, kind string
+	// strategy is spec.conversion.strategy ("None" when absent).
+	strategy string
 	// versions lists the CRD's versions; status and scale say whether
 	// each has those subresources, replicas where its replicas are.
 	versions []crdVersion
@@ -95,6 +102,20 @@ func NewKubeSetup(crds []scenario.Source) (*KubeSetup, error) {
 		return nil, err
 	}
 	setup.Document, setup.Kinds, setup.Resolver = doc, kinds, r
+	var none []kube.CustomResourceVersions
+	for _, c := range setup.crds {
+		if c.strategy != "None" {
+			continue
+		}
+		crv := kube.CustomResourceVersions{Group: c.group, Kind: c.kind}
+		for _, v := range c.versions {
+			crv.Versions = append(crv.Versions, v.name)
+		}
+		none = append(none, crv)
+	}
+	if len(none) > 0 {
+		setup.Converter = kube.NoneConverter(none...)
+	}
 	return setup, nil
 }
 
@@ -114,7 +135,10 @@ func readCRD(text []byte) (crdKind, error) {
 		return v
 	}
 	spec := get(v, "spec")
-	ck := crdKind{group: get(spec, "group").AsString(), kind: get(spec, "names", "kind").AsString()}
+	ck := crdKind{group: get(spec, "group").AsString(), kind: get(spec, "names", "kind").AsString(), strategy: "None"}
+	if st := get(spec, "conversion", "strategy"); st.Kind() == value.String {
+		ck.strategy = st.AsString()
+	}
 	for _, ver := range get(spec, "versions").Items() {
 		cv := crdVersion{name: get(ver, "name").AsString()}
 		sub := get(ver, "subresources")
@@ -192,4 +216,19 @@ func (s *KubeSetup) ReplicasPaths(gvk kube.GroupVersionKind) (kube.ResourcePathM
 func (s *KubeSetup) IsCustomResource(gvk kube.GroupVersionKind) bool {
 	_, ok := s.crd(gvk)
 	return ok
+}
+
+// Options are the field manager's options for the setup, with a clock
+// stopped at now: the reset fields, the replicas paths and, when the
+// setup has CRDs with conversion strategy None, their version converter.
+func (s *KubeSetup) Options(now time.Time) []kube.Option {
+	opts := []kube.Option{
+		kube.WithClock(func() time.Time { return now }),
+		kube.WithResetFields(s.ResetFields),
+		kube.WithReplicasPaths(s.ReplicasPaths),
+	}
+	if s.Converter != nil {
+		opts = append(opts, kube.WithVersionConverter(s.Converter))
+	}
+	return opts
 }
