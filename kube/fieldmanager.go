@@ -269,6 +269,10 @@ type call struct {
 	sub     string
 	now     time.Time
 	updater *merge.Updater
+	// unconverted is the live object as given, before its conversion to
+	// the request's version (null when it was not converted): an apply
+	// that changes nothing returns it, as the API server does.
+	unconverted value.Value
 }
 
 // newCall prepares a request on the endpoint of live's kind (of the sent
@@ -278,6 +282,7 @@ type call struct {
 // request's version, and live is converted to it.
 func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request) (*call, value.Value, error) {
 	gvk := sent
+	var unconverted value.Value
 	if !live.IsNull() {
 		if live.Kind() != value.Map {
 			return nil, value.Value{}, fmt.Errorf("the live object is a %v, not an object", live.Kind())
@@ -290,7 +295,7 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 			case err != nil:
 				return nil, value.Value{}, fmt.Errorf("failed to convert live object (%v) to proper version: %w", objectName(live), err)
 			default:
-				live, gvk = conv, sent
+				unconverted, live, gvk = live, conv, sent
 			}
 		}
 	} else {
@@ -315,7 +320,7 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 	if err != nil {
 		return nil, value.Value{}, err
 	}
-	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u}, live, nil
+	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u, unconverted: unconverted}, live, nil
 }
 
 // convertible reports whether a request at version to of live's group and
@@ -427,6 +432,9 @@ func (c *call) applyTracked(live, applied value.Value, mg *managed, manager stri
 	if changed {
 		out.times[id] = c.now
 	} else {
+		if !c.unconverted.IsNull() {
+			live = c.unconverted
+		}
 		obj = withoutNested(live, "metadata", "managedFields")
 	}
 	return obj, out, nil
