@@ -31,6 +31,18 @@ func (e *BadRequestError) Error() string { return e.Message }
 // Is reports whether target is ErrBadRequest.
 func (e *BadRequestError) Is(target error) bool { return target == ErrBadRequest }
 
+// LiveObjectError is an error about the live object rather than the
+// request: it does not fit the schema of the request's version, or it
+// cannot be converted to that version. Its message is Err's.
+type LiveObjectError struct {
+	Err error
+}
+
+func (e *LiveObjectError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *LiveObjectError) Unwrap() error { return e.Err }
+
 // Conflict is one field an apply would change although another manager
 // owns it.
 type Conflict struct {

@@ -293,7 +293,7 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 			switch {
 			case errors.Is(err, ErrNotConvertible):
 			case err != nil:
-				return nil, value.Value{}, fmt.Errorf("failed to convert live object (%v) to proper version: %w", objectName(live), err)
+				return nil, value.Value{}, &LiveObjectError{Err: fmt.Errorf("failed to convert live object (%v) to proper version: %w", objectName(live), err)}
 			default:
 				unconverted, live, gvk = live, conv, sent
 			}
@@ -462,7 +462,7 @@ func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, for
 	}
 	lv, err := typed.New(c.typ, live, typed.AllowDuplicates())
 	if err != nil {
-		return value.Value{}, false, nil, fmt.Errorf("failed to create typed live object (%v): %w", objectName(live), err)
+		return value.Value{}, false, nil, &LiveObjectError{Err: fmt.Errorf("failed to create typed live object (%v): %w", objectName(live), err)}
 	}
 	var aopts []merge.ApplyOption
 	if force {
@@ -547,7 +547,7 @@ func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error)
 	}
 	lv, err := typed.New(c.typ, live, typed.AllowDuplicates())
 	if err != nil {
-		return nil, fmt.Errorf("failed to convert live object (%v) to smd typed: %w", objectName(live), err)
+		return nil, &LiveObjectError{Err: fmt.Errorf("failed to convert live object (%v) to smd typed: %w", objectName(live), err)}
 	}
 	_, managers, err := c.updater.Update(lv, nv, c.gvk.APIVersion(), mg.fields, currentOperation)
 	if err != nil {

@@ -48,6 +48,7 @@ func (f *applyFlags) register(cmd *cobra.Command) {
 // applied is the outcome of applying one manifest.
 type applied struct {
 	manifest object
+	liveObj  object      // where live was read from (zero when created)
 	live     value.Value // null when created
 	result   value.Value
 	conflict *kube.ConflictError
@@ -96,7 +97,10 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		}
 		a := applied{manifest: o}
 		if l, ok := findLive(live, o); ok {
-			a.live = l.Value
+			if err := checkVersion(t, l, o); err != nil {
+				return nil, nil, err
+			}
+			a.live, a.liveObj = l.Value, l
 		} else if f.subresource == kube.ScaleSubresource && o.gvk().Kind == "Scale" {
 			// A Scale applies to the scale subresource of its parent,
 			// found by namespace and name.
@@ -104,7 +108,7 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			a.live = l.Value
+			a.live, a.liveObj = l.Value, l
 		}
 		res, err := m.Apply(a.live, o.Value, f.fieldManager, opts...)
 		var ce *kube.ConflictError
@@ -112,13 +116,31 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		case errors.As(err, &ce):
 			a.conflict = ce
 		case err != nil:
-			return nil, nil, badf("%s: %s: %v", o.at(errorPath(err)), o.resource(), err)
+			return nil, nil, fieldManagerError(a, err)
 		default:
 			a.result = t.resetValues(res, a.live, f.subresource)
 		}
 		out = append(out, a)
 	}
 	return out, t, nil
+}
+
+// checkVersion refuses a manifest at another version of its kind than its
+// live object when no converter handles the kind (a CRD whose conversion
+// is a webhook, a built-in kind): the field manager cannot convert it.
+func checkVersion(t *types, l, o object) error {
+	lg, og := l.gvk(), o.gvk()
+	if lg == og {
+		return nil
+	}
+	if t.converter != nil {
+		if _, err := t.converter.ConvertVersion(l.Value, og); !errors.Is(err, kube.ErrNotConvertible) {
+			return nil
+		}
+	}
+	return badf("%s: %s is at %s but its live object (%s) is at %s, and structmerge cannot convert %s between versions "+
+		"(only custom resources whose CRD, given with --crd, has conversion None): give the live object at %s",
+		o.where(), o.resource(), og.APIVersion(), l.where(), lg.APIVersion(), og.Kind, og.APIVersion())
 }
 
 // warnUntracked warns about live objects that came from a server (they
@@ -145,6 +167,39 @@ func warnUntracked(w io.Writer, live []object) {
 			"\"kubectl get --show-managed-fields -o yaml\".\n",
 			l.at(fieldpath.Path{fieldpath.FieldName("metadata")}), l.resource(), strings.Join(from, " and a "), kube.BeforeFirstApplyManager)
 	}
+}
+
+// fieldManagerError describes an error of the field manager. Schema
+// problems are one line each, at the line and column of the field in the
+// file it was read from (the manifest, or the live object when the
+// problem is there): "file:line:col: Kind name: .path: message".
+func fieldManagerError(a applied, err error) error {
+	o, note := a.manifest, ""
+	var le *kube.LiveObjectError
+	if errors.As(err, &le) && a.liveObj.Value.Kind() == value.Map {
+		o, note = a.liveObj, " (in the live object"
+		if lv, mv := a.liveObj.gvk().APIVersion(), a.manifest.gvk().APIVersion(); lv != mv {
+			note += ", read at " + mv
+		}
+		note += ")"
+	}
+	var errs typed.Errors
+	if !errors.As(err, &errs) || len(errs) == 0 {
+		var e *typed.Error
+		if !errors.As(err, &e) {
+			return badf("%s: %s: %v", o.at(nil), o.resource(), err)
+		}
+		errs = typed.Errors{e}
+	}
+	lines := make([]string, len(errs))
+	for i, e := range errs {
+		ps := e.Path.String()
+		if ps == "" {
+			ps = "."
+		}
+		lines[i] = fmt.Sprintf("%s: %s: %s: %s%s", o.at(e.Path), o.resource(), ps, e.Message, note)
+	}
+	return badf("%s", strings.Join(lines, "\nerror: "))
 }
 
 // errorPath returns the path of the first field an error of the field
@@ -247,7 +302,8 @@ func printConflict(w io.Writer, a applied) {
 			owner += ", subresource " + c.Subresource
 		}
 		owner += ")"
-		fmt.Fprintf(w, "  %s\n    owner:   %s\n    live:    %s\n    desired: %s\n", c.Path, owner, short(c.Live), short(c.Desired))
+		fmt.Fprintf(w, "%s: %s: %s: conflict with %s\n    live:    %s\n    desired: %s\n",
+			a.manifest.at(c.Path), a.manifest.resource(), c.Path, owner, short(c.Live), short(c.Desired))
 	}
 }
 

@@ -139,6 +139,13 @@ func newDiffItem(t *types, a applied, showManaged, showSecrets bool) (diffItem, 
 	}
 	d := diffItem{a: a, name: name}
 	live, merged := a.live, a.result
+	if lg := kube.GVKOf(live); t.converter != nil && !live.IsNull() && lg != gvk && lg.Group == gvk.Group && lg.Kind == gvk.Kind {
+		// kubectl diff shows the live object at the manifest's version,
+		// as the API server serves it.
+		if c, err := t.converter.ConvertVersion(live, gvk); err == nil {
+			live = c
+		}
+	}
 	d.liveOwners, _ = kube.DecodeManagedFields(live)
 	d.mergedOwners, _ = kube.DecodeManagedFields(merged)
 	if !showManaged {
@@ -152,7 +159,7 @@ func newDiffItem(t *types, a applied, showManaged, showSecrets bool) (diffItem, 
 		}
 		cmp, err := typed.Compare(ty, dropManagedFields(l), dropManagedFields(merged))
 		if err != nil {
-			return d, badf("%s: %v", o.where(), err)
+			return d, badf("%s: %s: %v", o.at(errorPath(err)), o.resource(), err)
 		}
 		d.cmp = cmp
 	}
