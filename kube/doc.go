@@ -55,12 +55,20 @@
 //     owners of the object's replicas (RegistryReplicasPaths, or
 //     WithReplicasPaths) are translated to the Scale and back, as the API
 //     server's scale handler does it.
+//   - Versions: each kind has the single version of the live object, and a
+//     request at another is refused, unless a VersionConverter
+//     (WithVersionConverter) converts the kind. Then the request is served
+//     at its own version: the live object is converted to it, the result
+//     is at that version, and each manager's fields are compared at the
+//     version its entry names. NoneConverter is the API server's for
+//     custom resources whose CRD has conversion None.
 //   - Errors: conflicts are a *ConflictError whose message is the API
 //     server's and whose Conflicts say who owns what, with the live and
 //     the desired value; a malformed request is a *BadRequestError
 //     (errors.Is ErrConflict and ErrBadRequest tell the two apart);
 //     managedFields that cannot be decoded fail an apply and are dropped
-//     by an update.
+//     by an update; a live object that does not fit the request's schema
+//     is a *LiveObjectError.
 //
 // The reference behaviour, quirks included (for example entries written
 // by the scale subresource have no time), is checked by running the

@@ -222,10 +222,11 @@ func newApply() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- [--live FILE|DIR|-]",
 		Short: "Server-side apply manifests to live objects, offline",
-		Long: "Applies the manifests to the live objects (matched by apiVersion, kind, namespace and name) as the\n" +
+		Long: "Applies the manifests to the live objects (matched by apiVersion, kind, namespace and name, or by another\n" +
+			"version of the kind: a custom resource whose CRD has conversion None is served at the manifest's version) as the\n" +
 			"Kubernetes API server's field manager does, and prints the resulting objects with their managedFields.\n" +
 			"A manifest without a live object is created. On conflict it prints the API server's message, kubectl's\n" +
-			"advice and, per conflict, the resource, the owner and the live and desired values.\n" +
+			"advice and, per conflict, the field at its file:line:col in the manifest, the owner and the live and desired values.\n" +
 			"Times come from the clock, or from $STRUCTMERGE_NOW (RFC 3339) when set.\n" +
 			"Exit status: 0 applied, 1 conflicts, 2 bad input.",
 		Example: "  structmerge apply -f examples/deployment.yaml --live examples/live/deployment.yaml\n" +
