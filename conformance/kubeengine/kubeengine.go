@@ -53,8 +53,11 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -97,7 +100,7 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 	if err != nil {
 		return nil, err
 	}
-	conv, err := CRDConverters(crds)
+	storage, err := crdStorages(crds)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +119,7 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 	if err != nil {
 		return nil, err
 	}
-	t.conv = conv
+	t.storage = storage
 	return t, nil
 }
 
@@ -126,6 +129,27 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 // CRD without spec.conversion gets strategy None, as the API server
 // defaults it), by group and kind.
 func CRDConverters(crds []scenario.Source) (map[kschema.GroupKind]runtime.ObjectConvertor, error) {
+	st, err := crdStorages(crds)
+	if err != nil {
+		return nil, err
+	}
+	out := map[kschema.GroupKind]runtime.ObjectConvertor{}
+	for gk, s := range st {
+		out[gk] = s.conv
+	}
+	return out, nil
+}
+
+// crdStorage is what the API server's storage of a custom resource uses
+// to serve it at a version: the CRD's converter and the structural
+// schema of each version, by which it prunes.
+type crdStorage struct {
+	conv       runtime.ObjectConvertor
+	structural map[string]*structuralschema.Structural
+}
+
+// crdStorages builds the storage side of each CRD with conversion None.
+func crdStorages(crds []scenario.Source) (map[kschema.GroupKind]crdStorage, error) {
 	if len(crds) == 0 {
 		return nil, nil
 	}
@@ -133,7 +157,7 @@ func CRDConverters(crds []scenario.Source) (map[kschema.GroupKind]runtime.Object
 	if err != nil {
 		return nil, err
 	}
-	out := map[kschema.GroupKind]runtime.ObjectConvertor{}
+	out := map[kschema.GroupKind]crdStorage{}
 	for _, src := range crds {
 		var crd apiextensionsv1.CustomResourceDefinition
 		if err := yaml.Unmarshal(src.Text, &crd); err != nil {
@@ -149,9 +173,42 @@ func CRDConverters(crds []scenario.Source) (map[kschema.GroupKind]runtime.Object
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", src.File, err)
 		}
-		out[kschema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}] = safe
+		s := crdStorage{conv: safe, structural: map[string]*structuralschema.Structural{}}
+		for _, v := range crd.Spec.Versions {
+			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+				continue
+			}
+			var internal apiextensions.JSONSchemaProps
+			if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v.Schema.OpenAPIV3Schema, &internal, nil); err != nil {
+				return nil, fmt.Errorf("%s: %w", src.File, err)
+			}
+			ss, err := structuralschema.NewStructural(&internal)
+			if err != nil {
+				return nil, fmt.Errorf("%s: version %s: %w", src.File, v.Name, err)
+			}
+			s.structural[v.Name] = ss
+		}
+		out[kschema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}] = s
 	}
 	return out, nil
+}
+
+// readAt serves live at version gvk as the API server's storage does for
+// a request at that version: converted with the CRD's converter, then
+// pruned by that version's structural schema. It returns live as it is
+// when the conversion fails (the field manager then reports it).
+func (t *Typed) readAt(live *unstructured.Unstructured, gvk kschema.GroupVersionKind) *unstructured.Unstructured {
+	s, ok := t.storage[gvk.GroupKind()]
+	if !ok || live.GroupVersionKind() == gvk {
+		return live
+	}
+	out, err := s.conv.ConvertToVersion(live, gvk.GroupVersion())
+	if err != nil {
+		return live
+	}
+	u := out.(*unstructured.Unstructured)
+	structuralpruning.Prune(u.Object, s.structural[gvk.Version], true)
+	return u
 }
 
 // LoadOpenAPIModels reads the OpenAPI v3 documents of Kubernetes
@@ -218,9 +275,10 @@ type Typed struct {
 	setup *native.KubeSetup
 	tc    managedfields.TypeConverter
 	ref   *RegistryReference
-	// conv holds the converters of the custom resources whose CRDs have
-	// conversion strategy None (see CRDConverters).
-	conv map[kschema.GroupKind]runtime.ObjectConvertor
+	// storage holds, for the custom resources whose CRDs have
+	// conversion strategy None, their converters and structural schemas
+	// (see CRDConverters).
+	storage map[kschema.GroupKind]crdStorage
 }
 
 // TypeConverter returns the reference's type converter.
@@ -303,8 +361,8 @@ func (t *Typed) FieldManager(gvk kschema.GroupVersionKind, subresource string) (
 	}
 	if t.setup.IsCustomResource(toKube(gvk)) {
 		var conv runtime.ObjectConvertor = convertor{}
-		if c, ok := t.conv[gvk.GroupKind()]; ok {
-			conv = c
+		if s, ok := t.storage[gvk.GroupKind()]; ok {
+			conv = s.conv
 		}
 		return managedfields.NewDefaultCRDFieldManager(t.tc, conv, defaulter{}, creater{}, gvk, gvk.GroupVersion(), subresource, filters)
 	}
@@ -362,8 +420,9 @@ func (t *Typed) write(liveObj, sent *unstructured.Unstructured, op scenario.Kube
 		// A custom resource with a converter is served at the version
 		// of the request, as the API server's handler for that version
 		// serves it.
-		if sg := sent.GroupVersionKind(); sg.GroupKind() == gvk.GroupKind() && sg.Version != "" && t.conv[gvk.GroupKind()] != nil {
+		if sg := sent.GroupVersionKind(); sg.GroupKind() == gvk.GroupKind() && sg.Version != "" && t.storage[gvk.GroupKind()].conv != nil {
 			gvk = sg
+			liveObj = t.readAt(liveObj, gvk)
 		}
 	} else {
 		gvk = sent.GroupVersionKind()

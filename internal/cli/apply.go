@@ -101,6 +101,18 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 				return nil, nil, err
 			}
 			a.live, a.liveObj = l.Value, l
+			if t.readAt != nil {
+				// The API server's storage serves the live object at the
+				// manifest's version, pruned to that version's schema.
+				if r, pruned, err := t.readAt(l.Value, o.gvk()); err == nil {
+					for _, p := range pruned {
+						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s: %s: %s does not declare this field: the API server drops it "+
+							"when it serves the object at that version, and the apply writes the object without it\n",
+							l.at(p), l.resource(), p, o.gvk().APIVersion())
+					}
+					a.live = r
+				}
+			}
 		} else if f.subresource == kube.ScaleSubresource && o.gvk().Kind == "Scale" {
 			// A Scale applies to the scale subresource of its parent,
 			// found by namespace and name.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/kube"
@@ -71,6 +72,9 @@ type types struct {
 	resetFields   kube.ResetFieldsFunc
 	replicasPaths kube.ReplicasPathsFunc
 	converter     kube.VersionConverter // nil: no kind has several versions
+	// readAt serves a live custom resource at another version as the
+	// API server's storage does (nil without CRDs).
+	readAt func(live value.Value, gvk kube.GroupVersionKind) (value.Value, []fieldpath.Path, error)
 }
 
 func (f *inputFlags) types() (*types, error) {
@@ -89,7 +93,7 @@ func (f *inputFlags) types() (*types, error) {
 		if err != nil {
 			return nil, badf("--crd %v", err)
 		}
-		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, converter: setup.Converter}
+		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, converter: setup.Converter, readAt: setup.ReadAt}
 	}
 	for _, p := range f.openapis {
 		data, err := os.ReadFile(p)

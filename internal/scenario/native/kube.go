@@ -50,6 +50,11 @@ func (t *KubeTyped) do(live scenario.State, op scenario.KubernetesOperation) (sc
 	if err != nil {
 		return live, fmt.Errorf("object: %w", err)
 	}
+	// The storage serves the live object at the request's version; when
+	// it cannot, the field manager reports why.
+	if r, _, err := t.setup.ReadAt(lv, kube.GVKOf(obj)); err == nil {
+		lv = r
+	}
 	m, err := kube.NewFieldManager(t.setup.Resolver, t.setup.Options(op.Time)...)
 	if err != nil {
 		return live, err

@@ -46,7 +46,9 @@ type crdKind struct {
 }
 
 type crdVersion struct {
-	name     string
+	name string
+	// schema is the version's schema.openAPIV3Schema (null when none).
+	schema   value.Value
 	status   bool
 	scale    bool
 	replicas fieldpath.Path
@@ -140,7 +142,7 @@ func readCRD(text []byte) (crdKind, error) {
 		ck.strategy = st.AsString()
 	}
 	for _, ver := range get(spec, "versions").Items() {
-		cv := crdVersion{name: get(ver, "name").AsString()}
+		cv := crdVersion{name: get(ver, "name").AsString(), schema: get(ver, "schema", "openAPIV3Schema")}
 		sub := get(ver, "subresources")
 		cv.status = get(sub, "status").Kind() == value.Map
 		if sc := get(sub, "scale"); sc.Kind() == value.Map {
