@@ -126,6 +126,7 @@ func TestCRDVersionsDifferential(t *testing.T) {
 			{"force", "canary", rv1 + "spec: {rules: [{name: canary, backend: web-canary, weight: 10}, {name: main, weight: 50}]}"},
 			{"update", "rollout", rv1b1 + "spec: {hostnames: [example.com, canary.example.com], rules: [{name: main, backend: web, weight: 80}, {name: canary, backend: web-canary, weight: 20}]}"},
 			{"apply", "tuner", rv1 + "spec: {timeouts: {request: 10s}}"},
+			{"apply", "canary", rv1 + "spec: {hostnames: [canary.example.com], rules: [{name: canary, backend: web-canary, weight: 10}, {name: main, weight: 50}], timeouts: {request: 5s}}"},
 			{"apply", "kubectl", rv1 + "spec: {hostnames: [example.com], rules: [{name: main, backend: web}]}"},
 			{"apply", "kubectl", rv1b1 + "spec: {hostnames: [example.com, www.example.com]}"},
 			{"update", "rollout", rv1 + "spec: {hostnames: [example.com, www.example.com], rules: [{name: canary, backend: web-canary, weight: 100}]}"},

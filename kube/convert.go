@@ -47,6 +47,12 @@ type CustomResourceVersions struct {
 // converted from or to (the API server's "request to convert CR to an
 // invalid group/version"). Kinds not listed are ErrNotConvertible.
 //
+// This is the converter of the field manager. When the API server's
+// storage serves a stored object at a version, it also prunes the fields
+// that version's schema does not declare; that happens before the field
+// manager runs and is the caller's to do (the command and the scenario
+// runner do it).
+//
 // The converter is immutable; safe for concurrent use.
 func NoneConverter(crds ...CustomResourceVersions) VersionConverter {
 	c := noneConverter{}
