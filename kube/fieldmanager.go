@@ -325,7 +325,7 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 
 // convertible reports whether a request at version to of live's group and
 // kind is served by converting live: a converter is set and handles the
-// kind, and to names a version of it.
+// kind (when it cannot convert to that version, newCall reports why).
 func (m *FieldManager) convertible(live value.Value, to GroupVersionKind) bool {
 	from := GVKOf(live)
 	if m.conv == nil || to.Group != from.Group || to.Kind != from.Kind || to.Version == "" || to.Version == from.Version {
