@@ -12,7 +12,9 @@
 // resource whose CRD has conversion strategy None gets the converter of
 // apiextensions-apiserver (CRDConverters), and a request at another of
 // its versions than the live object's is served at the request's version,
-// as the API server's handler for that version serves it. The type converter is, with Engine.Models,
+// as the API server's handler for that version serves it: the stored
+// object is read at that version as the storage reads it (converted, then
+// pruned by apiextensions-apiserver's structural pruning). The type converter is, with Engine.Models,
 // the API server's own, built from the OpenAPI documents of Kubernetes
 // 1.37 by managedfields.NewTypeConverter; otherwise (and for custom
 // resources) it is built from the schema package kube uses
