@@ -383,8 +383,7 @@ func (u *Updater) prunesNothing(merged typed.Value, now, last *fieldpath.Set) bo
 	if v := merged.Value(); (v.Kind() == value.Map || v.Kind() == value.List) && v.Len() == 0 {
 		return false
 	}
-	t := merged.Type()
-	return typed.EnsureNamedFieldsAreMembers(t, last).Difference(typed.EnsureNamedFieldsAreMembers(t, now)).Empty()
+	return typed.NamedFieldsCovered(merged.Type(), last, now)
 }
 
 // addBackOwned puts back into pruned what any manager owns, version by
