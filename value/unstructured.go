@@ -349,13 +349,72 @@ func (c *unstructuredConverter) number(n json.Number) (Value, bool) {
 	return v, true
 }
 
-// stringMap converts the values in key order so that the first error found
-// does not depend on Go's map iteration order. The entries are read once,
-// onto the pairs stack, and sorted there.
+// stringMap converts the entries in Go's map order straight into the
+// map's fields and sorts those. A failure is reported for the first failing
+// entry in key order, whatever the map order: the map is then converted
+// again by orderedStringMap.
 func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	if len(m) == 0 {
 		return Value{kind: Map}, true
 	}
+	// A small map is gathered and sorted on the stack and copied to the
+	// heap once: moving fields around in heap memory costs a write
+	// barrier per move while the collector runs.
+	if len(m) <= smallMap {
+		var small [smallMap]Field
+		if !c.mapFields(small[:len(m)], m) {
+			return c.orderedStringMap(m)
+		}
+		fields := c.allocFields(len(m))
+		copy(fields, small[:len(m)])
+		return mapValue(fields), true
+	}
+	fields := c.allocFields(len(m))
+	if !c.mapFields(fields, m) {
+		return c.orderedStringMap(m)
+	}
+	return mapValue(fields), true
+}
+
+// mapFields converts the entries of m into fields, sorted by name; on a
+// failure it forgets the error, for orderedStringMap to find the first.
+func (c *unstructuredConverter) mapFields(fields []Field, m map[string]any) bool {
+	i := 0
+	for k, x := range m {
+		v, ok := c.convert(x)
+		if !ok {
+			c.msg, c.segs = "", c.segs[:0]
+			return false
+		}
+		fields[i] = Field{Name: k, Value: v}
+		i++
+	}
+	sortFieldsByName(fields)
+	return true
+}
+
+// smallMap is the size up to which stringMap sorts on the stack.
+const smallMap = 12
+
+// sortFieldsByName sorts the fields of a map being built; most maps are
+// small, and an insertion sort with the string comparison inline beats the
+// general sort there.
+func sortFieldsByName(fields []Field) {
+	if len(fields) > smallMap {
+		sortFields(fields)
+		return
+	}
+	for i := 1; i < len(fields); i++ {
+		for j := i; j > 0 && fields[j].Name < fields[j-1].Name; j-- {
+			fields[j], fields[j-1] = fields[j-1], fields[j]
+		}
+	}
+}
+
+// orderedStringMap converts the values in key order so that the first
+// error found does not depend on Go's map iteration order. The entries are
+// read once, onto the pairs stack, and sorted there.
+func (c *unstructuredConverter) orderedStringMap(m map[string]any) (Value, bool) {
 	base := len(c.pairs)
 	for k, x := range m {
 		c.pairs = append(c.pairs, namedAny{k, x})

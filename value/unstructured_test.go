@@ -124,6 +124,15 @@ func TestFromUnstructuredDeterministicErrors(t *testing.T) {
 			t.Fatalf("got %v, want %s", err, want)
 		}
 	}
+	// A small map (sorted on the stack) inside a list, failing on several
+	// entries after good ones.
+	small := map[string]any{"list": []any{map[string]any{"a": "ok", "z": struct{}{}, "m": uint64(1 << 63), "c": int64(1), "e": math.NaN()}}}
+	want = "value: .list[0].e: unsupported float value NaN"
+	for range 20 {
+		if _, err := value.FromUnstructured(small); err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %s", err, want)
+		}
+	}
 }
 
 // samePointer reports whether two maps or slices held in interfaces are the
