@@ -91,6 +91,14 @@ type identity struct {
 // parseIdentity reads a manager identity back. ok is false when key is not
 // a JSON object of strings.
 func parseIdentity(key string) (identity, bool) {
+	if id, ok := parsePlainIdentity(key); ok {
+		return id, true
+	}
+	return decodeIdentity(key)
+}
+
+// decodeIdentity is parseIdentity for any JSON text.
+func decodeIdentity(key string) (identity, bool) {
 	v, err := value.FromJSON([]byte(key))
 	if err != nil || v.Kind() != value.Map {
 		return identity{}, false
@@ -120,6 +128,70 @@ func parseIdentity(key string) (identity, bool) {
 		*dst = f.Value.AsString()
 	}
 	return id, true
+}
+
+// parsePlainIdentity reads the identities the field managers write
+// (`{"manager":"m","operation":"Apply",...}`: no spaces, strings without
+// escapes) without decoding JSON; ok is false for any other text, which
+// parseIdentity then decodes in full.
+func parsePlainIdentity(key string) (identity, bool) {
+	var id identity
+	if len(key) < 2 || key[0] != '{' || key[len(key)-1] != '}' {
+		return identity{}, false
+	}
+	rest := key[1 : len(key)-1]
+	var seen uint8
+	for rest != "" {
+		name, r, ok := plainString(rest)
+		if !ok || r == "" || r[0] != ':' {
+			return identity{}, false
+		}
+		val, r, ok := plainString(r[1:])
+		if !ok {
+			return identity{}, false
+		}
+		var bit uint8
+		switch name {
+		case "manager":
+			id.manager, bit = val, 1
+		case "operation":
+			id.operation, bit = Operation(val), 2
+		case "apiVersion":
+			id.apiVersion, bit = val, 4
+		case "subresource":
+			id.subresource, bit = val, 8
+		default:
+			bit = 16 // another name: let the decoder judge it
+		}
+		if seen&bit != 0 {
+			return identity{}, false
+		}
+		seen |= bit
+		if r != "" {
+			if r[0] != ',' || len(r) == 1 {
+				return identity{}, false
+			}
+			r = r[1:]
+		}
+		rest = r
+	}
+	return id, true
+}
+
+// plainString reads a JSON string without escapes at the start of s.
+func plainString(s string) (str, rest string, ok bool) {
+	if s == "" || s[0] != '"' {
+		return "", "", false
+	}
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			return s[1:i], s[i+1:], true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return "", "", false
+		}
+	}
+	return "", "", false
 }
 
 // managed is the decoded form of managedFields the field manager works
@@ -406,9 +478,28 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	if entries == nil {
 		return withoutNested(obj, "metadata", "managedFields")
 	}
+	// The entries' field sets are decoded as one JSON array: one decoding
+	// (and its few allocations) for all of them.
+	b := make([]byte, 0, 512*len(entries))
+	b = append(b, '[')
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = e.Fields.AppendFieldsV1(b)
+	}
+	sets, err := value.FromJSON(append(b, ']'))
 	items := make([]value.Value, len(entries))
 	for i, e := range entries {
-		items[i] = entryValue(e)
+		if err == nil && sets.Len() == len(entries) {
+			items[i] = entryValue(e, sets.Items()[i])
+		} else {
+			fs, ferr := value.FromJSON(e.Fields.MarshalFieldsV1())
+			if ferr != nil {
+				fs = value.Value{}
+			}
+			items[i] = entryValue(e, fs)
+		}
 	}
 	out, ok := withNested(obj, value.NewList(items), "metadata", "managedFields")
 	if !ok {
@@ -417,7 +508,9 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	return out
 }
 
-func entryValue(e ManagedFieldsEntry) value.Value {
+// entryValue is e as an item of metadata.managedFields, with fs, its field
+// set as a value (left out when null).
+func entryValue(e ManagedFieldsEntry, fs value.Value) value.Value {
 	fields := make([]value.Field, 0, 7)
 	add := func(name, v string) {
 		if v != "" {
@@ -426,8 +519,7 @@ func entryValue(e ManagedFieldsEntry) value.Value {
 	}
 	add("apiVersion", e.APIVersion)
 	add("fieldsType", e.FieldsType)
-	fs, err := value.FromJSON(e.Fields.MarshalFieldsV1())
-	if err == nil {
+	if !fs.IsNull() {
 		fields = append(fields, value.Field{Name: "fieldsV1", Value: fs})
 	}
 	add("manager", e.Manager)
