@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -41,6 +42,17 @@ type ManagedFieldsEntry struct {
 	Fields *fieldpath.Set
 	// Subresource is "" for the main resource, or "status", "scale", ...
 	Subresource string
+
+	// decoded is what Fields was read from, when it was read from an
+	// object: encoding gives that value back when Fields still encodes to
+	// the same text, without decoding the text again.
+	decoded *decodedFields
+}
+
+// decodedFields is a fieldsV1 value and its JSON text.
+type decodedFields struct {
+	text []byte
+	val  value.Value
 }
 
 // ManagerIdentity returns the key under which the API server tracks the
@@ -200,6 +212,9 @@ func plainString(s string) (str, rest string, ok bool) {
 type managed struct {
 	fields fieldpath.Managers
 	times  map[string]time.Time
+	// decoded is what each manager's entry was read from (see
+	// ManagedFieldsEntry.decoded); written only by decodeEntries.
+	decoded map[string]*decodedFields
 }
 
 func newManaged() *managed {
@@ -207,7 +222,7 @@ func newManaged() *managed {
 }
 
 func (m *managed) clone() *managed {
-	out := &managed{fields: make(fieldpath.Managers, len(m.fields)), times: make(map[string]time.Time, len(m.times))}
+	out := &managed{fields: make(fieldpath.Managers, len(m.fields)), times: make(map[string]time.Time, len(m.times)), decoded: m.decoded}
 	for k, v := range m.fields {
 		out.fields[k] = v
 	}
@@ -256,6 +271,12 @@ func decodeEntries(entries []ManagedFieldsEntry, fieldErrs []error) (*managed, e
 		}
 		key := e.ManagerIdentity()
 		m.fields[key] = fieldpath.VersionedSet{Set: e.Fields, APIVersion: e.APIVersion, Applied: e.Operation == OperationApply}
+		if e.decoded != nil {
+			if m.decoded == nil {
+				m.decoded = make(map[string]*decodedFields, len(entries))
+			}
+			m.decoded[key] = e.decoded
+		}
 		if e.Time.IsZero() {
 			delete(m.times, key)
 		} else {
@@ -287,6 +308,7 @@ func (m *managed) entries() ([]ManagedFieldsEntry, error) {
 			FieldsType:  FieldsTypeV1,
 			Fields:      vs.Set,
 			Subresource: id.subresource,
+			decoded:     m.decoded[key],
 		}
 		if vs.Applied {
 			e.Operation = OperationApply
@@ -426,9 +448,12 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 			if f.Value.IsNull() {
 				continue
 			}
-			s, perr := fieldpath.ParseFieldsV1(value.ToJSON(f.Value))
+			text := value.ToJSON(f.Value)
+			s, perr := fieldpath.ParseFieldsV1(text)
 			if perr != nil {
 				err = perr
+			} else {
+				e.decoded = &decodedFields{text: text, val: f.Value}
 			}
 			e.Fields = s
 			hasFields = true
@@ -478,22 +503,37 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	if entries == nil {
 		return withoutNested(obj, "metadata", "managedFields")
 	}
-	// The entries' field sets are decoded as one JSON array: one decoding
-	// (and its few allocations) for all of them.
+	// A field set that encodes to the text it was read from gives back the
+	// value it was read from; the others are decoded as one JSON array: one
+	// decoding (and its few allocations) for all of them.
+	fresh := make([]bool, len(entries))
 	b := make([]byte, 0, 512*len(entries))
 	b = append(b, '[')
+	n := 0
 	for i, e := range entries {
-		if i > 0 {
+		at := len(b)
+		if n > 0 {
 			b = append(b, ',')
 		}
 		b = e.Fields.AppendFieldsV1(b)
+		if d := e.decoded; d != nil && bytes.Equal(b[at+min(n, 1):], d.text) {
+			b = b[:at]
+			continue
+		}
+		fresh[i] = true
+		n++
 	}
 	sets, err := value.FromJSON(append(b, ']'))
 	items := make([]value.Value, len(entries))
+	j := 0
 	for i, e := range entries {
-		if err == nil && sets.Len() == len(entries) {
-			items[i] = entryValue(e, sets.Items()[i])
-		} else {
+		switch {
+		case !fresh[i]:
+			items[i] = entryValue(e, e.decoded.val)
+		case err == nil && sets.Len() == n:
+			items[i] = entryValue(e, sets.Items()[j])
+			j++
+		default:
 			fs, ferr := value.FromJSON(e.Fields.MarshalFieldsV1())
 			if ferr != nil {
 				fs = value.Value{}
