@@ -472,7 +472,7 @@ func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, for
 	if err != nil {
 		return value.Value{}, false, nil, err
 	}
-	out := &managed{fields: managers, times: mg.times}
+	out := &managed{fields: managers, times: mg.times, decoded: mg.decoded}
 	if value.Equal(live, res.Value()) {
 		return live, false, out, nil
 	}
@@ -557,7 +557,7 @@ func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error)
 	for k, v := range mg.times {
 		times[k] = v
 	}
-	return &managed{fields: managers, times: times}, nil
+	return &managed{fields: managers, times: times, decoded: mg.decoded}, nil
 }
 
 // stripped are the fields nobody owns: the object's kind and the metadata

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -41,6 +42,17 @@ type ManagedFieldsEntry struct {
 	Fields *fieldpath.Set
 	// Subresource is "" for the main resource, or "status", "scale", ...
 	Subresource string
+
+	// decoded is what Fields was read from, when it was read from an
+	// object: encoding gives that value back when Fields still encodes to
+	// the same text, without decoding the text again.
+	decoded *decodedFields
+}
+
+// decodedFields is a fieldsV1 value and its JSON text.
+type decodedFields struct {
+	text []byte
+	val  value.Value
 }
 
 // ManagerIdentity returns the key under which the API server tracks the
@@ -91,6 +103,14 @@ type identity struct {
 // parseIdentity reads a manager identity back. ok is false when key is not
 // a JSON object of strings.
 func parseIdentity(key string) (identity, bool) {
+	if id, ok := parsePlainIdentity(key); ok {
+		return id, true
+	}
+	return decodeIdentity(key)
+}
+
+// decodeIdentity is parseIdentity for any JSON text.
+func decodeIdentity(key string) (identity, bool) {
 	v, err := value.FromJSON([]byte(key))
 	if err != nil || v.Kind() != value.Map {
 		return identity{}, false
@@ -122,12 +142,79 @@ func parseIdentity(key string) (identity, bool) {
 	return id, true
 }
 
+// parsePlainIdentity reads the identities the field managers write
+// (`{"manager":"m","operation":"Apply",...}`: no spaces, strings without
+// escapes) without decoding JSON; ok is false for any other text, which
+// parseIdentity then decodes in full.
+func parsePlainIdentity(key string) (identity, bool) {
+	var id identity
+	if len(key) < 2 || key[0] != '{' || key[len(key)-1] != '}' {
+		return identity{}, false
+	}
+	rest := key[1 : len(key)-1]
+	var seen uint8
+	for rest != "" {
+		name, r, ok := plainString(rest)
+		if !ok || r == "" || r[0] != ':' {
+			return identity{}, false
+		}
+		val, r, ok := plainString(r[1:])
+		if !ok {
+			return identity{}, false
+		}
+		var bit uint8
+		switch name {
+		case "manager":
+			id.manager, bit = val, 1
+		case "operation":
+			id.operation, bit = Operation(val), 2
+		case "apiVersion":
+			id.apiVersion, bit = val, 4
+		case "subresource":
+			id.subresource, bit = val, 8
+		default:
+			bit = 16 // another name: let the decoder judge it
+		}
+		if seen&bit != 0 {
+			return identity{}, false
+		}
+		seen |= bit
+		if r != "" {
+			if r[0] != ',' || len(r) == 1 {
+				return identity{}, false
+			}
+			r = r[1:]
+		}
+		rest = r
+	}
+	return id, true
+}
+
+// plainString reads a JSON string without escapes at the start of s.
+func plainString(s string) (str, rest string, ok bool) {
+	if s == "" || s[0] != '"' {
+		return "", "", false
+	}
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			return s[1:i], s[i+1:], true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return "", "", false
+		}
+	}
+	return "", "", false
+}
+
 // managed is the decoded form of managedFields the field manager works
 // on: field sets and times keyed by manager identity. A missing time is
 // the API server's nil time.
 type managed struct {
 	fields fieldpath.Managers
 	times  map[string]time.Time
+	// decoded is what each manager's entry was read from (see
+	// ManagedFieldsEntry.decoded); written only by decodeEntries.
+	decoded map[string]*decodedFields
 }
 
 func newManaged() *managed {
@@ -135,7 +222,7 @@ func newManaged() *managed {
 }
 
 func (m *managed) clone() *managed {
-	out := &managed{fields: make(fieldpath.Managers, len(m.fields)), times: make(map[string]time.Time, len(m.times))}
+	out := &managed{fields: make(fieldpath.Managers, len(m.fields)), times: make(map[string]time.Time, len(m.times)), decoded: m.decoded}
 	for k, v := range m.fields {
 		out.fields[k] = v
 	}
@@ -184,6 +271,12 @@ func decodeEntries(entries []ManagedFieldsEntry, fieldErrs []error) (*managed, e
 		}
 		key := e.ManagerIdentity()
 		m.fields[key] = fieldpath.VersionedSet{Set: e.Fields, APIVersion: e.APIVersion, Applied: e.Operation == OperationApply}
+		if e.decoded != nil {
+			if m.decoded == nil {
+				m.decoded = make(map[string]*decodedFields, len(entries))
+			}
+			m.decoded[key] = e.decoded
+		}
 		if e.Time.IsZero() {
 			delete(m.times, key)
 		} else {
@@ -215,6 +308,7 @@ func (m *managed) entries() ([]ManagedFieldsEntry, error) {
 			FieldsType:  FieldsTypeV1,
 			Fields:      vs.Set,
 			Subresource: id.subresource,
+			decoded:     m.decoded[key],
 		}
 		if vs.Applied {
 			e.Operation = OperationApply
@@ -354,9 +448,12 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 			if f.Value.IsNull() {
 				continue
 			}
-			s, perr := fieldpath.ParseFieldsV1(value.ToJSON(f.Value))
+			text := value.ToJSON(f.Value)
+			s, perr := fieldpath.ParseFieldsV1(text)
 			if perr != nil {
 				err = perr
+			} else {
+				e.decoded = &decodedFields{text: text, val: f.Value}
 			}
 			e.Fields = s
 			hasFields = true
@@ -406,9 +503,43 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	if entries == nil {
 		return withoutNested(obj, "metadata", "managedFields")
 	}
-	items := make([]value.Value, len(entries))
+	// A field set that encodes to the text it was read from gives back the
+	// value it was read from; the others are decoded as one JSON array: one
+	// decoding (and its few allocations) for all of them.
+	fresh := make([]bool, len(entries))
+	b := make([]byte, 0, 512*len(entries))
+	b = append(b, '[')
+	n := 0
 	for i, e := range entries {
-		items[i] = entryValue(e)
+		at := len(b)
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = e.Fields.AppendFieldsV1(b)
+		if d := e.decoded; d != nil && bytes.Equal(b[at+min(n, 1):], d.text) {
+			b = b[:at]
+			continue
+		}
+		fresh[i] = true
+		n++
+	}
+	sets, err := value.FromJSON(append(b, ']'))
+	items := make([]value.Value, len(entries))
+	j := 0
+	for i, e := range entries {
+		switch {
+		case !fresh[i]:
+			items[i] = entryValue(e, e.decoded.val)
+		case err == nil && sets.Len() == n:
+			items[i] = entryValue(e, sets.Items()[j])
+			j++
+		default:
+			fs, ferr := value.FromJSON(e.Fields.MarshalFieldsV1())
+			if ferr != nil {
+				fs = value.Value{}
+			}
+			items[i] = entryValue(e, fs)
+		}
 	}
 	out, ok := withNested(obj, value.NewList(items), "metadata", "managedFields")
 	if !ok {
@@ -417,7 +548,9 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	return out
 }
 
-func entryValue(e ManagedFieldsEntry) value.Value {
+// entryValue is e as an item of metadata.managedFields, with fs, its field
+// set as a value (left out when null).
+func entryValue(e ManagedFieldsEntry, fs value.Value) value.Value {
 	fields := make([]value.Field, 0, 7)
 	add := func(name, v string) {
 		if v != "" {
@@ -426,8 +559,7 @@ func entryValue(e ManagedFieldsEntry) value.Value {
 	}
 	add("apiVersion", e.APIVersion)
 	add("fieldsType", e.FieldsType)
-	fs, err := value.FromJSON(e.Fields.MarshalFieldsV1())
-	if err == nil {
+	if !fs.IsNull() {
 		fields = append(fields, value.Field{Name: "fieldsV1", Value: fs})
 	}
 	add("manager", e.Manager)

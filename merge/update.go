@@ -326,6 +326,25 @@ func (u *Updater) reconcile(live typed.Value, managers fieldpath.Managers) (fiel
 // prune removes from merged what manager applied last time (last) and no
 // longer applies, unless another manager owns it.
 func (u *Updater) prune(merged typed.Value, managers fieldpath.Managers, manager string, last fieldpath.VersionedSet) (typed.Value, error) {
+	if u.prunesNothing(merged, managers[manager].Set, last.Set) {
+		if checkPrunes {
+			u.checkSkippedPrune(merged, managers, manager, last)
+		}
+		return merged, nil
+	}
+	return u.fullPrune(merged, managers, manager, last)
+}
+
+// checkSkippedPrune panics when the full prune would have changed merged.
+func (u *Updater) checkSkippedPrune(merged typed.Value, managers fieldpath.Managers, manager string, last fieldpath.VersionedSet) {
+	full, err := u.fullPrune(merged, managers, manager, last)
+	if err != nil || !value.Equal(full.Value(), merged.Value()) {
+		panic(fmt.Sprintf("merge: invariant broken: a prune was skipped that changes the object (err %v):\n%v\n->\n%v", err, merged, full))
+	}
+}
+
+// fullPrune is prune without the shortcut.
+func (u *Updater) fullPrune(merged typed.Value, managers fieldpath.Managers, manager string, last fieldpath.VersionedSet) (typed.Value, error) {
 	at, err := u.converter().Convert(merged, last.APIVersion)
 	if err != nil {
 		if u.converter().IsMissingVersionError(err) {
@@ -342,6 +361,29 @@ func (u *Updater) prune(merged typed.Value, managers fieldpath.Managers, manager
 		return typed.Value{}, fmt.Errorf("failed add back dangling items: %w", err)
 	}
 	return u.converter().Convert(pruned, managers[manager].APIVersion)
+}
+
+// prunesNothing reports, from the field sets alone, that prune would give
+// merged back unchanged; most applies repeat what the manager applied
+// before, and the full prune walks the object five times to find that out.
+//
+// Pruning removes only members of the last set (with their named fields
+// made members), and only those that the add-back steps leave out. Such a
+// member x is kept when the manager's new set covers it too: the new set
+// is the field set of the configuration (less whole ignored subtrees), so
+// it also holds every list item and map key above x as a member, and
+// neither x nor anything above it is dropped. That argument needs the
+// object in one form for every version (no converter) and no field filter
+// (which could make the new set anything). An empty map or list at the top
+// is excluded because removing nothing from it still turns it into null.
+func (u *Updater) prunesNothing(merged typed.Value, now, last *fieldpath.Set) bool {
+	if _, ok := u.converter().(identity); !ok || len(u.filters) > 0 {
+		return false
+	}
+	if v := merged.Value(); (v.Kind() == value.Map || v.Kind() == value.List) && v.Len() == 0 {
+		return false
+	}
+	return typed.NamedFieldsCovered(merged.Type(), last, now)
 }
 
 // addBackOwned puts back into pruned what any manager owns, version by

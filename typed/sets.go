@@ -56,6 +56,51 @@ func collectNamedFields(t *schema.Type, set *fieldpath.Set, path *fieldpath.Path
 	return added
 }
 
+// NamedFieldsCovered reports whether every member path of
+// EnsureNamedFieldsAreMembers(t, set) is one of
+// EnsureNamedFieldsAreMembers(t, by), without building either set.
+func NamedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
+	a := fullAtom(t)
+	for _, m := range set.Members() {
+		if by.HasMember(m) {
+			continue
+		}
+		// by's named fields become members where by has paths below them.
+		if m.Kind() == fieldpath.FieldNameKind && a.m != nil && by.WithPrefix(m) != nil {
+			if _, declared := a.m.Field(m.FieldName()); declared {
+				continue
+			}
+		}
+		return false
+	}
+	for _, c := range set.Children() {
+		sub := by.WithPrefix(c.Element)
+		if sub == nil {
+			// set has member paths below c.Element and by has none.
+			return false
+		}
+		var ct *schema.Type
+		switch c.Element.Kind() {
+		case fieldpath.FieldNameKind:
+			if a.m != nil {
+				if f, declared := a.m.Field(c.Element.FieldName()); declared {
+					ct = f.Type()
+				} else {
+					ct = a.m.ElementType()
+				}
+			}
+		case fieldpath.KeyKind:
+			if a.list != nil {
+				ct = a.list.ElementType()
+			}
+		}
+		if !NamedFieldsCovered(ct, c.Set, sub) {
+			return false
+		}
+	}
+	return true
+}
+
 // ReconcileFieldSet adapts a manager's field set to the schema of the live
 // object after the schema changed: paths below a list or map that is now
 // atomic are replaced by the list or map itself. It returns nil when nothing

@@ -3,6 +3,7 @@ package typed_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
@@ -677,5 +678,48 @@ func TestLenientSchemaErrors(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: got %q, want %q", src, got, want)
 		}
+	}
+}
+
+// TestNamedFieldsCovered compares the walk with its definition on random
+// pairs of sets drawn from paths of every kind (named fields, map keys,
+// list items, members and paths below them).
+func TestNamedFieldsCovered(t *testing.T) {
+	w := widget(t)
+	pool := []string{
+		".name", ".labels", ".labels.a", ".labels.b", ".spec", ".spec.image", ".spec.paused",
+		".spec.limits", ".spec.limits.cpu", ".spec.limits.mem", ".containers",
+		`.containers[name="c"]`, `.containers[name="c"].name`, `.containers[name="c"].image`,
+		`.containers[name="c"].env`, `.containers[name="c"].env[name="e"]`,
+		`.containers[name="c"].env[name="e"].value`, `.containers[name="d"]`, `.containers[name="d"].args`,
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	pick := func() *fieldpath.Set {
+		var ps []string
+		for _, p := range pool {
+			if rng.IntN(4) == 0 {
+				ps = append(ps, p)
+			}
+		}
+		return set(t, ps...)
+	}
+	covered, notCovered := 0, 0
+	for range 3000 {
+		a, b := pick(), pick()
+		if rng.IntN(3) == 0 {
+			b = b.Union(a) // make covered pairs common
+		}
+		want := typed.EnsureNamedFieldsAreMembers(w, a).Difference(typed.EnsureNamedFieldsAreMembers(w, b)).Empty()
+		if got := typed.NamedFieldsCovered(w, a, b); got != want {
+			t.Fatalf("NamedFieldsCovered(%s, %s) = %v, want %v", paths(t, a), paths(t, b), got, want)
+		}
+		if want {
+			covered++
+		} else {
+			notCovered++
+		}
+	}
+	if covered < 300 || notCovered < 300 {
+		t.Fatalf("too few cases of one answer: %d covered, %d not", covered, notCovered)
 	}
 }

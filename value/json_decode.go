@@ -37,6 +37,10 @@ func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
 		}
 	}
 	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth, chunks: chunks{chunk: firstChunk}}
+	// The scratch stacks start at a size the input suggests rather than
+	// growing from nothing in many steps.
+	scratch := min(64, len(data)/16+1)
+	d.fields, d.keyOffs, d.items = make([]Field, 0, scratch), make([]int, 0, scratch), make([]Value, 0, scratch/2+1)
 	v, ok := d.value(0)
 	if ok {
 		d.skipWS()

@@ -41,6 +41,125 @@ func (v Value) Unstructured() any {
 	return nil
 }
 
+// Origin is a Value and the plain Go data FromUnstructured made it from,
+// for UnstructuredFrom.
+type Origin struct {
+	Value Value
+	Data  any
+}
+
+// UnstructuredFrom returns v as plain Go data, as Unstructured does, except
+// that each part of v that is a part of an origin's Value at the same path
+// (the same stored map, list or string, as an operation's result shares
+// unchanged subtrees with its inputs) is that origin's Data there: the
+// caller's own maps and lists, not copies. Only the parts of v that
+// changed are allocated.
+//
+// The result therefore aliases the origins' Data: changing one changes the
+// other, and a shared subtree keeps the Go types the caller put in it (an
+// int stays an int, where Unstructured gives int64). Each origin's Data must
+// be what its Value was converted from by FromUnstructured, unmodified
+// since; a Data of another shape than its Value is not shared.
+func (v Value) UnstructuredFrom(origins ...Origin) any {
+	return unstructuredFrom(v, origins)
+}
+
+func unstructuredFrom(v Value, origins []Origin) any {
+	if len(origins) == 0 {
+		return v.Unstructured()
+	}
+	for _, o := range origins {
+		if d, ok := o.reuse(v); ok {
+			return d
+		}
+	}
+	var buf [4]Origin
+	switch v.kind {
+	case Map:
+		fields := v.fields()
+		out := make(map[string]any, len(fields))
+		for i := range fields {
+			subs := buf[:0]
+			for _, o := range origins {
+				if s, ok := o.field(fields[i].Name); ok && len(subs) < len(buf) {
+					subs = append(subs, s)
+				}
+			}
+			out[fields[i].Name] = unstructuredFrom(fields[i].Value, subs)
+		}
+		return out
+	case List:
+		items := v.items()
+		out := make([]any, len(items))
+		for i := range items {
+			subs := buf[:0]
+			for _, o := range origins {
+				if s, ok := o.item(i); ok && len(subs) < len(buf) {
+					subs = append(subs, s)
+				}
+			}
+			out[i] = unstructuredFrom(items[i], subs)
+		}
+		return out
+	}
+	return v.Unstructured()
+}
+
+// reuse returns o's Data when v is o's Value itself and Data has the Go
+// type Unstructured would give it (an empty map or list is not reused: a
+// nil one would encode as null).
+func (o Origin) reuse(v Value) (any, bool) {
+	if !sameNode(v, o.Value) {
+		return nil, false
+	}
+	var ok bool
+	switch v.kind {
+	case Map:
+		_, ok = o.Data.(map[string]any)
+		ok = ok && v.n > 0
+	case List:
+		_, ok = o.Data.([]any)
+		ok = ok && v.n > 0
+	case String:
+		_, ok = o.Data.(string)
+	case Int:
+		_, ok = o.Data.(int64)
+	case Float:
+		_, ok = o.Data.(float64)
+	case Bool:
+		_, ok = o.Data.(bool)
+	}
+	return o.Data, ok
+}
+
+// field returns the origin of the field name of o's map.
+func (o Origin) field(name string) (Origin, bool) {
+	m, ok := o.Data.(map[string]any)
+	if !ok || o.Value.kind != Map {
+		return Origin{}, false
+	}
+	fields := o.Value.fields()
+	i, found := slices.BinarySearchFunc(fields, name, func(f Field, n string) int { return strings.Compare(f.Name, n) })
+	if !found {
+		return Origin{}, false
+	}
+	d, ok := m[name]
+	if !ok {
+		return Origin{}, false
+	}
+	return Origin{Value: fields[i].Value, Data: d}, true
+}
+
+// item returns the origin of item i of o's list.
+func (o Origin) item(i int) (Origin, bool) {
+	l, ok := o.Data.([]any)
+	items := o.Value.items()
+	if !ok || o.Value.kind != List || i >= len(items) || i >= len(l) || len(l) != len(items) {
+		return Origin{}, false
+	}
+	return Origin{Value: items[i], Data: l[i]}, true
+}
+
 // FromUnstructured converts plain Go data to a Value. It accepts nil, bool,
 // every integer kind (a uint64 above math.MaxInt64 is an error), float32 and
 // float64 (NaN and infinities are errors), string, json.Number, []any,
@@ -230,13 +349,72 @@ func (c *unstructuredConverter) number(n json.Number) (Value, bool) {
 	return v, true
 }
 
-// stringMap converts the values in key order so that the first error found
-// does not depend on Go's map iteration order. The entries are read once,
-// onto the pairs stack, and sorted there.
+// stringMap converts the entries in Go's map order straight into the
+// map's fields and sorts those. A failure is reported for the first failing
+// entry in key order, whatever the map order: the map is then converted
+// again by orderedStringMap.
 func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	if len(m) == 0 {
 		return Value{kind: Map}, true
 	}
+	// A small map is gathered and sorted on the stack and copied to the
+	// heap once: moving fields around in heap memory costs a write
+	// barrier per move while the collector runs.
+	if len(m) <= smallMap {
+		var small [smallMap]Field
+		if !c.mapFields(small[:len(m)], m) {
+			return c.orderedStringMap(m)
+		}
+		fields := c.allocFields(len(m))
+		copy(fields, small[:len(m)])
+		return mapValue(fields), true
+	}
+	fields := c.allocFields(len(m))
+	if !c.mapFields(fields, m) {
+		return c.orderedStringMap(m)
+	}
+	return mapValue(fields), true
+}
+
+// mapFields converts the entries of m into fields, sorted by name; on a
+// failure it forgets the error, for orderedStringMap to find the first.
+func (c *unstructuredConverter) mapFields(fields []Field, m map[string]any) bool {
+	i := 0
+	for k, x := range m {
+		v, ok := c.convert(x)
+		if !ok {
+			c.msg, c.segs = "", c.segs[:0]
+			return false
+		}
+		fields[i] = Field{Name: k, Value: v}
+		i++
+	}
+	sortFieldsByName(fields)
+	return true
+}
+
+// smallMap is the size up to which stringMap sorts on the stack.
+const smallMap = 12
+
+// sortFieldsByName sorts the fields of a map being built; most maps are
+// small, and an insertion sort with the string comparison inline beats the
+// general sort there.
+func sortFieldsByName(fields []Field) {
+	if len(fields) > smallMap {
+		sortFields(fields)
+		return
+	}
+	for i := 1; i < len(fields); i++ {
+		for j := i; j > 0 && fields[j].Name < fields[j-1].Name; j-- {
+			fields[j], fields[j-1] = fields[j-1], fields[j]
+		}
+	}
+}
+
+// orderedStringMap converts the values in key order so that the first
+// error found does not depend on Go's map iteration order. The entries are
+// read once, onto the pairs stack, and sorted there.
+func (c *unstructuredConverter) orderedStringMap(m map[string]any) (Value, bool) {
 	base := len(c.pairs)
 	for k, x := range m {
 		c.pairs = append(c.pairs, namedAny{k, x})

@@ -124,4 +124,99 @@ func TestFromUnstructuredDeterministicErrors(t *testing.T) {
 			t.Fatalf("got %v, want %s", err, want)
 		}
 	}
+	// A small map (sorted on the stack) inside a list, failing on several
+	// entries after good ones.
+	small := map[string]any{"list": []any{map[string]any{"a": "ok", "z": struct{}{}, "m": uint64(1 << 63), "c": int64(1), "e": math.NaN()}}}
+	want = "value: .list[0].e: unsupported float value NaN"
+	for range 20 {
+		if _, err := value.FromUnstructured(small); err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %s", err, want)
+		}
+	}
+}
+
+// samePointer reports whether two maps or slices held in interfaces are the
+// same one.
+func samePointer(a, b any) bool {
+	ra, rb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return ra.Kind() == rb.Kind() && (ra.Kind() == reflect.Map || ra.Kind() == reflect.Slice) && ra.UnsafePointer() == rb.UnsafePointer()
+}
+
+func TestUnstructuredFrom(t *testing.T) {
+	data := func() map[string]any {
+		return map[string]any{
+			"kind":     "Pod",
+			"metadata": map[string]any{"name": "a", "labels": map[string]any{"x": "y"}},
+			"spec":     map[string]any{"containers": []any{map[string]any{"name": "c", "ports": []any{int64(80)}}}, "n": int64(3)},
+			"empty":    map[string]any{},
+			"status":   map[string]any{"phase": "Running"},
+		}
+	}
+	live := data()
+	lv, err := value.FromUnstructured(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"status": map[string]any{"phase": "Done", "ok": true}}
+	bv, err := value.FromUnstructured(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The result: live with metadata.name changed and status taken from
+	// body, as an operation's result shares its inputs' subtrees.
+	md, _ := lv.Get("metadata")
+	var fields []value.Field
+	for _, f := range lv.Fields() {
+		switch f.Name {
+		case "metadata":
+			var mf []value.Field
+			for _, g := range md.Fields() {
+				if g.Name == "name" {
+					g.Value = value.NewString("b")
+				}
+				mf = append(mf, g)
+			}
+			f.Value = value.NewMap(mf)
+		case "status":
+			f.Value, _ = bv.Get("status")
+		}
+		fields = append(fields, f)
+	}
+	res := value.NewMap(fields)
+
+	got := res.UnstructuredFrom(value.Origin{Value: lv, Data: live}, value.Origin{Value: bv, Data: body})
+	if want := res.Unstructured(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("UnstructuredFrom = %v, want %v", got, want)
+	}
+	g := got.(map[string]any)
+	if !samePointer(g["spec"], live["spec"]) {
+		t.Error("the unchanged spec is a copy")
+	}
+	if !samePointer(g["metadata"].(map[string]any)["labels"], live["metadata"].(map[string]any)["labels"]) {
+		t.Error("the unchanged labels under a changed map are a copy")
+	}
+	if !samePointer(g["status"], body["status"]) {
+		t.Error("the status taken from the second origin is a copy")
+	}
+	if samePointer(g["metadata"], live["metadata"]) || samePointer(g, live) {
+		t.Error("a changed map is the origin's")
+	}
+	if samePointer(g["empty"], live["empty"]) {
+		t.Error("an empty map is shared")
+	}
+	// Changing the result's own maps leaves the origins alone.
+	g["metadata"].(map[string]any)["name"] = "z"
+	if !reflect.DeepEqual(live, data()) {
+		t.Error("changing a changed part of the result changed the origin")
+	}
+	// Data of another shape than its Value is not shared, and the result
+	// is still right.
+	wrong := map[string]any{"spec": []any{"x"}, "kind": int64(1)}
+	got = res.UnstructuredFrom(value.Origin{Value: lv, Data: wrong})
+	if want := res.Unstructured(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("with mismatched data: %v, want %v", got, want)
+	}
+	if got := res.UnstructuredFrom(); !reflect.DeepEqual(got, res.Unstructured()) {
+		t.Errorf("without origins: %v", got)
+	}
 }

@@ -63,6 +63,10 @@ type Value struct {
 	p unsafe.Pointer
 }
 
+// sameNode reports whether a and b are the same node: the same kind and
+// scalar, or the same stored string, list or map (not only equal ones).
+func sameNode(a, b Value) bool { return a.kind == b.kind && a.n == b.n && a.p == b.p }
+
 // str returns the string held by a String value ("" for other kinds).
 func (v Value) str() string {
 	if v.kind != String || v.p == nil {

@@ -679,7 +679,9 @@ func (s *e2eSetup) smUnstructured(o *e2eObject, r e2eRequest, in mapPair) (map[s
 	if err != nil {
 		return nil, err
 	}
-	m, ok := out.Unstructured().(map[string]any)
+	// The result shares what did not change with the caller's maps, as
+	// the reference's does.
+	m, ok := out.UnstructuredFrom(value.Origin{Value: live, Data: in.live}, value.Origin{Value: body, Data: in.body}).(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("structmerge returned a %v", out.Kind())
 	}
