@@ -513,7 +513,7 @@ func hasOption(opts, name string) bool {
 // structEncoder converts Go values to Values; it belongs to one call.
 type structEncoder struct {
 	chunks
-	stack   []Field     // the fields of the structs being converted
+	keep    []int32     // the indexes of the fields kept, of the structs being converted
 	entries []mapEntry  // the entries of the maps being converted
 	segs    []goSeg     // the path to an error, innermost first
 	depth   int         //
@@ -622,7 +622,10 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
 }
 
 func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
-	base := len(e.stack)
+	// First the fields that are not left out, by index onto e.keep (no
+	// pointers: no write barriers), then their values straight into the
+	// map's fields.
+	base := len(e.keep)
 	for i := range p.fields {
 		f := &p.fields[i]
 		fv, ok := fieldOf(rv, f.index)
@@ -632,23 +635,25 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
 		if f.omitEmpty && isEmptyValue(fv) || f.omitZero && isZeroValue(fv) {
 			continue
 		}
-		v, ok := e.value(f.plan, fv)
-		if !ok {
-			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
-			clear(e.stack[base:])
-			e.stack = e.stack[:base]
-			return Value{}, false
-		}
-		e.stack = append(e.stack, Field{Name: f.name, Value: v})
+		e.keep = append(e.keep, int32(i))
 	}
-	n := len(e.stack) - base
+	n := len(e.keep) - base
 	if n == 0 {
 		return Value{kind: Map}, true
 	}
 	fields := e.allocFields(n)
-	copy(fields, e.stack[base:])
-	clear(e.stack[base:])
-	e.stack = e.stack[:base]
+	for k := range n {
+		f := &p.fields[e.keep[base+k]] // converting may move e.keep: index afresh
+		fv, _ := fieldOf(rv, f.index)
+		v, ok := e.value(f.plan, fv)
+		if !ok {
+			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
+			e.keep = e.keep[:base]
+			return Value{}, false
+		}
+		fields[k] = Field{Name: f.name, Value: v}
+	}
+	e.keep = e.keep[:base]
 	return mapValue(fields), true
 }
 
