@@ -513,11 +513,11 @@ func hasOption(opts, name string) bool {
 // structEncoder converts Go values to Values; it belongs to one call.
 type structEncoder struct {
 	chunks
-	keep    []int32     // the indexes of the fields kept, of the structs being converted
-	entries []mapEntry  // the entries of the maps being converted
-	segs    []goSeg     // the path to an error, innermost first
-	depth   int         //
-	msg     string      //
+	keep    []int32    // the indexes of the fields kept, of the structs being converted
+	entries []mapEntry // the entries of the maps being converted
+	segs    []goSeg    // the path to an error, innermost first
+	depth   int
+	msg     string
 	err     error       // a sentinel for the error, or nil
 	dynamic planBuilder // plans of the dynamic types of interfaces, for this call
 }
@@ -850,7 +850,7 @@ func (d *structDecoder) error(t reflect.Type) error {
 }
 
 func (d *structDecoder) mismatch(p *goPlan, v Value) bool {
-	return d.fail("cannot set a %s from a %s", p.t, v.Kind())
+	return d.fail("cannot set %s from %s", p.t, v.Kind())
 }
 
 // set sets rv, which is settable, to the conversion of v.
@@ -874,7 +874,7 @@ func (d *structDecoder) set(p *goPlan, v Value, rv reflect.Value) bool {
 		case Float:
 			f := math.Float64frombits(v.n)
 			if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
-				return d.fail("cannot set a %s from the float %v", p.t, f)
+				return d.fail("cannot set %s from float %v", p.t, f)
 			}
 			i = int64(f)
 		default:
@@ -890,13 +890,13 @@ func (d *structDecoder) set(p *goPlan, v Value, rv reflect.Value) bool {
 		switch v.kind {
 		case Int:
 			if int64(v.n) < 0 {
-				return d.fail("cannot set a %s from %d", p.t, int64(v.n))
+				return d.fail("cannot set %s from %d", p.t, int64(v.n))
 			}
 			u = v.n
 		case Float:
 			f := math.Float64frombits(v.n)
 			if f != math.Trunc(f) || f < 0 || f >= math.MaxUint64 {
-				return d.fail("cannot set a %s from the float %v", p.t, f)
+				return d.fail("cannot set %s from float %v", p.t, f)
 			}
 			u = uint64(f)
 		default:
@@ -1042,7 +1042,7 @@ func (d *structDecoder) setMap(p *goPlan, v Value, rv reflect.Value) bool {
 			if fields[i].Value.kind != String {
 				d.segs = append(d.segs, goSeg{key: strconv.Quote(fields[i].Name), index: -1})
 				if fields[i].Value.kind == Null {
-					return d.fail("cannot set a string from a null")
+					return d.fail("cannot set string from null")
 				}
 				return d.mismatch(p.elem, fields[i].Value)
 			}

@@ -287,17 +287,17 @@ func TestStructCodecErrors(t *testing.T) {
 	to := []struct {
 		name, json, err string
 	}{
-		{"kind", `{"l":[{"name":"a"},{"name":5}]}`, "value: value_test.tsAll.L[1].Name: cannot set a string from a int"},
+		{"kind", `{"l":[{"name":"a"},{"name":5}]}`, "value: value_test.tsAll.L[1].Name: cannot set string from int"},
 		{"overflow", `{"I8":300}`, "value: value_test.tsAll.I8: 300 overflows int8"},
-		{"fraction", `{"i":1.5}`, "value: value_test.tsAll.I: cannot set a int from the float 1.5"},
-		{"negative", `{"u64":-1}`, "value: value_test.tsAll.U64: cannot set a uint64 from -1"},
-		{"map value", `{"m":{"k":{"count":"x"}}}`, `value: value_test.tsAll.M["k"].Count: cannot set a int32 from a string`},
+		{"fraction", `{"i":1.5}`, "value: value_test.tsAll.I: cannot set int from float 1.5"},
+		{"negative", `{"u64":-1}`, "value: value_test.tsAll.U64: cannot set uint64 from -1"},
+		{"map value", `{"m":{"k":{"count":"x"}}}`, `value: value_test.tsAll.M["k"].Count: cannot set int32 from string`},
 		{"map key", `{"mi":{"x":"y"}}`, `value: value_test.tsAll.MI["x"]: map key: "x" is not a int`},
 		{"text", `{"t":"noslash"}`, `value: value_test.tsAll.T: UnmarshalText of value_test.tsText: no slash in "noslash"`},
 		{"json", `{"j":"str"}`, `value: value_test.tsAll.J: UnmarshalJSON of value_test.tsJSON: json: cannot unmarshal string into Go value of type struct { N int }`},
 		{"base64", `{"bytes":"!!"}`, `value: value_test.tsAll.Bytes: base64 of a []uint8: illegal base64 data at input byte 0`},
-		{"promoted", `{"kind":1}`, `value: value_test.tsAll.tsMeta.Kind: cannot set a string from a int`},
-		{"struct", `{"rec":{"next":[]}}`, `value: value_test.tsAll.Rec.Next: cannot set a value_test.tsRecursive from a list`},
+		{"promoted", `{"kind":1}`, `value: value_test.tsAll.tsMeta.Kind: cannot set string from int`},
+		{"struct", `{"rec":{"next":[]}}`, `value: value_test.tsAll.Rec.Next: cannot set value_test.tsRecursive from list`},
 	}
 	for _, tc := range to {
 		v, err := value.FromJSON([]byte(tc.json))
