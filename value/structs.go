@@ -108,6 +108,7 @@ type goField struct {
 	index     []int
 	omitEmpty bool
 	omitZero  bool
+	zero      zeroTest // for omitZero
 	plan      *goPlan
 }
 
@@ -440,6 +441,7 @@ func (b *planBuilder) structFields(t reflect.Type, at string) ([]goField, error)
 	for i := range out {
 		f := &out[i]
 		ft := t.FieldByIndex(f.index).Type
+		f.zero = zeroTestOf(ft)
 		p, err := b.plan(ft, at+"."+f.goName)
 		if err != nil {
 			return nil, err
@@ -632,7 +634,7 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
 		if !ok {
 			continue // behind a nil embedded pointer
 		}
-		if f.omitEmpty && isEmptyValue(fv) || f.omitZero && isZeroValue(fv) {
+		if f.omitEmpty && isEmptyValue(fv) || f.omitZero && isZeroValue(fv, f.zero) {
 			continue
 		}
 		e.keep = append(e.keep, int32(i))
@@ -694,21 +696,35 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
-// isZeroValue is omitzero's test: the IsZero method when the type has one
-// (a nil pointer is zero without asking it), else the zero value.
-func isZeroValue(v reflect.Value) bool {
-	t := v.Type()
+// zeroTest is how omitzero tests a field's type, decided by
+// NewStructCodec.
+type zeroTest uint8
+
+const (
+	zeroByValue     zeroTest = iota // reflect's zero value
+	zeroByMethod                    // the type's IsZero method (a nil pointer or interface is zero)
+	zeroByPtrMethod                 // the IsZero method of a pointer to the type
+)
+
+func zeroTestOf(t reflect.Type) zeroTest {
 	switch {
-	case t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface:
-		if v.IsNil() {
-			return true
-		}
-		if t.Implements(isZeroerType) {
-			return v.Interface().(isZeroer).IsZero()
-		}
 	case t.Implements(isZeroerType):
-		return addressable(v).Addr().Interface().(isZeroer).IsZero()
-	case reflect.PointerTo(t).Implements(isZeroerType):
+		return zeroByMethod
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(isZeroerType):
+		return zeroByPtrMethod
+	}
+	return zeroByValue
+}
+
+// isZeroValue is omitzero's test.
+func isZeroValue(v reflect.Value, how zeroTest) bool {
+	switch how {
+	case zeroByMethod:
+		if v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			return v.IsNil() || v.Interface().(isZeroer).IsZero()
+		}
+		return addressable(v).Addr().Interface().(isZeroer).IsZero() // no boxing of v
+	case zeroByPtrMethod:
 		return addressable(v).Addr().Interface().(isZeroer).IsZero()
 	}
 	return v.IsZero()
