@@ -41,6 +41,11 @@ import (
 //   - an interface field holds whatever its dynamic value converts to;
 //     back, an empty interface receives Value.Unstructured's plain data.
 //
+// Nesting deeper than DefaultMaxDepth levels is an error wrapping
+// ErrTooDeep (a pointer or an interface followed counts as a level, as a
+// struct, slice or map does), which also stops a value that contains
+// itself.
+//
 // Back into a struct, fields of the map that the type does not have are
 // ignored, a null gives the zero value, and numbers convert between Go
 // integer and float types when the value fits (a float only into an
@@ -263,8 +268,9 @@ func goPath(segs []goSeg) string {
 	n := len(segs)
 	for i := n - 1; i >= 0; i-- {
 		if n > 40 && i == n-21 {
+			// segs[n-1] to segs[n-20] are written; skip to segs[19].
 			fmt.Fprintf(&b, "...(%d more)...", n-40)
-			i = 20
+			i = 19
 		}
 		s := segs[i]
 		switch {

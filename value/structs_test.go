@@ -71,6 +71,8 @@ type tsZero struct{ N, Ignored int }
 
 func (z tsZero) IsZero() bool { return z.N == 0 }
 
+type tsSelf *tsSelf
+
 type tsRecursive struct {
 	Value    int           `json:"value"`
 	Next     *tsRecursive  `json:"next,omitempty"`
@@ -341,9 +343,19 @@ func TestStructCodecCycles(t *testing.T) {
 	if !errors.Is(err, value.ErrTooDeep) {
 		t.Fatalf("a cycle: %v", err)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, "value: value_test.tsRecursive.Next.Next.") || !strings.Contains(msg, "more)...") || len(msg) > 600 {
-		t.Errorf("a cycle's error: %s", msg)
+	// DefaultMaxDepth levels, a pointer and a struct per step of .Next:
+	// the first and last 20 steps written.
+	want := "value: value_test.tsRecursive" + strings.Repeat(".Next", 20) + fmt.Sprintf("...(%d more)...", value.DefaultMaxDepth/2-40) + strings.Repeat(".Next", 20) + ": nesting deeper"
+	if msg := err.Error(); !strings.HasPrefix(msg, want) {
+		t.Errorf("a cycle's error:\n got %s\nwant %s...", msg, want)
 	}
+	// A pointer to itself, no struct on the way.
+	var self tsSelf
+	self = &self
+	if _, err := value.FromStruct(self); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("a pointer to itself: %v", err)
+	}
+
 	deep := `{"value":0}`
 	for range value.DefaultMaxDepth + 1 {
 		deep = `{"next":` + deep + `}`
