@@ -101,8 +101,9 @@ func structReadWalk(v reflect.Value) int {
 	return 0
 }
 
-// structCopyWalk returns an addressable deep copy of v. A struct with
-// unexported fields (a time, a quantity) is copied whole, as a value.
+// structCopyWalk returns an addressable deep copy of v, into a new value:
+// zero parts are left as they are. A struct with unexported fields (a
+// time, a quantity) is copied whole, as a value.
 func structCopyWalk(v reflect.Value) reflect.Value {
 	out := reflect.New(v.Type()).Elem()
 	structCopyInto(out, v)
@@ -110,11 +111,13 @@ func structCopyWalk(v reflect.Value) reflect.Value {
 }
 
 func structCopyInto(dst, src reflect.Value) {
+	if src.IsZero() {
+		return // dst is new: already zero
+	}
 	switch src.Kind() {
 	case reflect.Struct:
-		t := src.Type()
 		for i := range src.NumField() {
-			if !t.Field(i).IsExported() {
+			if !dst.Field(i).CanSet() { // unexported
 				dst.Set(src)
 				return
 			}
@@ -150,6 +153,16 @@ func structCopyInto(dst, src reflect.Value) {
 			m.SetMapIndex(it.Key(), e)
 		}
 		dst.Set(m)
+	case reflect.String:
+		dst.SetString(src.String())
+	case reflect.Bool:
+		dst.SetBool(src.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		dst.SetInt(src.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		dst.SetUint(src.Uint())
+	case reflect.Float32, reflect.Float64:
+		dst.SetFloat(src.Float())
 	default:
 		dst.Set(src)
 	}
