@@ -23,6 +23,12 @@
 //     own formats, not what kubectl sends.
 //   - FromUnstructured converts the map[string]any form that encoding/json
 //     and Kubernetes' unstructured objects use.
+//   - A StructCodec converts Go structs (such as the k8s.io/api types) by
+//     their json tags, both ways (FromStruct, ToStruct), as Kubernetes'
+//     unstructured converter does: omitempty, omitzero, inline fields and
+//     types that marshal themselves included. NewStructCodec walks the
+//     type graph once; the codec is immutable and a server keeps one per
+//     type. The functions FromStruct and ToStruct build one per call.
 //
 // and encoded: AppendJSON and ToJSON write compact JSON byte for byte like
 // encoding/json.Marshal of v.Unstructured(); AppendJSONIndent matches

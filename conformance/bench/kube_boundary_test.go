@@ -46,6 +46,7 @@ func BenchmarkKubeBoundary(b *testing.B) {
 			})
 		})
 	}
+	benchKubeBoundaryStruct(b, s) // FromStruct/..., ToStruct/..., kube_boundary_struct_test.go
 }
 
 var (

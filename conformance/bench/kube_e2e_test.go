@@ -821,6 +821,7 @@ func BenchmarkKubeEndToEnd(b *testing.B) {
 			})
 		})
 	}
+	benchKubeEndToEndStruct(b, s) // Struct/..., kube_e2e_struct_test.go
 }
 
 // normalizeRefTimes gives every managedFields entry the reference stamped
@@ -917,6 +918,7 @@ func TestKubeEndToEndAgree(t *testing.T) {
 			refJ := decodeJSON(t, refJS)
 			normalizeRefTimes(t, refJ, start)
 			agree(t, "JSON", refJ, decodeJSON(t, smJS))
+			agreeStruct(t, s, o, r) // built-in kinds, kube_e2e_struct_test.go
 
 			// The request must change something the row is about.
 			if r.live != nil && row != name+"/Reapply" {

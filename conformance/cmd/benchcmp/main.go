@@ -14,7 +14,7 @@
 //
 //	kube layer end to end: geometric mean over N rows: time X.XXx faster, allocations Y.YYx fewer, bytes Z.ZZx fewer
 //
-// and the same mean per form (Unstructured, JSON). When KubeBoundary rows
+// and the same mean per form (Unstructured, Struct, JSON). When KubeBoundary rows
 // were run, a table of structmerge's time over the walk's ("x the limit",
 // lower is better, the target within 3x) and the allocations and bytes of
 // both follows. Neither kind of kube row enters the SMD means below, and
@@ -172,7 +172,7 @@ const (
 // side; every other benchmark pairs .../smd with .../structmerge.
 var families = []family{
 	{e2ePrefix, "apimachinery"}, // apimachinery's field manager, the API server's
-	{boundaryPrefix, "walk"},    // a plain recursive walk of the same map tree, the limit
+	{boundaryPrefix, "walk"},    // a plain recursive walk of the same map tree or struct, the limit
 }
 
 // refSide is the name of the reference side of the benchmark name (without
@@ -368,6 +368,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // the order of their means.
 var forms = []struct{ name, what string }{
 	{"Unstructured", "map[string]any in and out"},
+	{"Struct", "Go structs of the k8s.io/api types in and out, an apply's body map[string]any"},
 	{"JSON", "JSON bytes in and out, decoding and encoding timed"},
 }
 
@@ -409,7 +410,7 @@ func printBoundary(w io.Writer, rows []row) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "kube layer boundary (in no mean): structmerge's conversion against its limit, a plain recursive walk of the same map tree;\n"+
+	fmt.Fprintf(w, "kube layer boundary (in no mean): structmerge's conversion against its limit, a plain recursive walk of the same map tree or struct;\n"+
 		"x the limit is structmerge's time over the walk's (lower is better; the target is within %gx)\n", boundaryTarget)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "benchmark\twalk time\tstructmerge time\tx the limit\twalk allocs\tstructmerge allocs\twalk bytes\tstructmerge bytes\t")

@@ -506,3 +506,33 @@ func TestReportKubeOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestReportKubeStructForm: the Struct rows are in the end to end table
+// and its headline, with a mean of their own: time (4 * 9)^(1/2) = 6,
+// allocations (10 * 40)^(1/2) = 20, bytes (2 * 8)^(1/2) = 4; with the
+// Unstructured row (2x, 5x, 1x) the headline's time is (4 * 9 * 2)^(1/3)
+// = 4.16.
+func TestReportKubeStructForm(t *testing.T) {
+	in := `BenchmarkKubeEndToEnd/Unstructured/Pod/Create/apimachinery-2 5 200000 ns/op 10000 B/op 500 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Create/structmerge-2 5 100000 ns/op 10000 B/op 100 allocs/op
+BenchmarkKubeEndToEnd/Struct/Pod/Create/apimachinery-2 5 400000 ns/op 20000 B/op 1000 allocs/op
+BenchmarkKubeEndToEnd/Struct/Pod/Create/structmerge-2 5 100000 ns/op 10000 B/op 100 allocs/op
+BenchmarkKubeEndToEnd/Struct/Node/Reapply/apimachinery-2 5 900000 ns/op 80000 B/op 4000 allocs/op
+BenchmarkKubeEndToEnd/Struct/Node/Reapply/structmerge-2 5 100000 ns/op 10000 B/op 100 allocs/op
+`
+	var b strings.Builder
+	report(&b, parse([]byte(in)))
+	out := b.String()
+	for _, want := range []string{
+		"KubeEndToEnd/Struct/Node/Reapply 900.0 µs 100.0 µs 9.0x 4000 100 40.0x 80.0 kB 10.0 kB 8.0x",
+		"kube layer end to end: geometric mean over 3 rows: time 4.16x faster",
+		"  Struct (Go structs of the k8s.io/api types in and out, an apply's body map[string]any): geometric mean over 2 rows: time 6.00x faster, allocations 20.00x fewer, bytes 4.00x fewer\n",
+	} {
+		if !strings.Contains(squeeze(out), squeeze(want)) && !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Index(out, "  Unstructured (") > strings.Index(out, "  Struct (") {
+		t.Errorf("the Struct mean comes before the Unstructured one:\n%s", out)
+	}
+}

@@ -1,0 +1,1136 @@
+package value
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// StructCodec converts values of one Go type to Values and back by the
+// type's json tags, as encoding/json and Kubernetes' unstructured converter
+// read them:
+//
+//   - a field is named by its json tag, or by its Go name when the tag
+//     gives none; `json:"-"` and unexported fields are left out;
+//   - omitempty leaves out false, 0, "", nil pointers and interfaces, and
+//     empty or nil slices, maps and strings (never a struct); omitzero
+//     leaves out a value whose IsZero() bool method says so, or that is
+//     its type's zero value;
+//   - an embedded struct without a tag name, or any struct field tagged
+//     `json:",inline"`, has its fields promoted into the enclosing map
+//     (the shallower field wins a name conflict, then the tagged one; a
+//     tie leaves both out, as in encoding/json); behind a nil embedded
+//     pointer there are no fields;
+//   - nil pointers, slices, maps and interfaces are null; []byte is a
+//     base64 string; unsigned integers above math.MaxInt64 and NaN or
+//     infinite floats are errors; map keys are strings, integers or
+//     encoding.TextMarshaler values;
+//   - a type that marshals itself is asked for its own form, first by a
+//     ToUnstructured() any method (apimachinery's metav1.Time,
+//     resource.Quantity and metav1.Duration have one), then by
+//     json.Marshaler, then by encoding.TextMarshaler; the methods may have
+//     value or pointer receivers. Back, json.Unmarshaler is given the
+//     value's JSON, else encoding.TextUnmarshaler its string;
+//   - an interface field holds whatever its dynamic value converts to;
+//     back, an empty interface receives Value.Unstructured's plain data.
+//
+// Nesting deeper than DefaultMaxDepth levels is an error wrapping
+// ErrTooDeep (a pointer or an interface followed counts as a level, as a
+// struct, slice or map does), which also stops a value that contains
+// itself.
+//
+// Back into a struct, fields of the map that the type does not have are
+// ignored, a null gives the zero value, and numbers convert between Go
+// integer and float types when the value fits (a float only into an
+// integer when it is integral).
+//
+// A StructCodec is built once per type by NewStructCodec, which walks the
+// whole type graph (recursive types are fine); it is immutable; safe for
+// concurrent use. The Values it makes share the strings of the Go value
+// they came from (Go strings are immutable) and nothing else.
+type StructCodec struct {
+	typ  reflect.Type
+	root *goPlan
+}
+
+// goKind says how a Go type converts.
+type goKind uint8
+
+const (
+	goBool goKind = iota
+	goInt
+	goUint
+	goFloat
+	goString
+	goBytes
+	goPointer
+	goSlice
+	goArray
+	goMap
+	goStruct
+	goInterface
+	goCustom // the type marshals itself
+)
+
+// goPlan is how one Go type converts, computed once by NewStructCodec.
+type goPlan struct {
+	t      reflect.Type
+	kind   goKind
+	elem   *goPlan   // pointer, slice, array, map values
+	key    keyKind   // map keys
+	fields []goField // struct fields, promoted ones included, sorted by name
+
+	// How a goCustom type marshals (one of the three) and unmarshals
+	// (either or none: then it is converted by its kind, plan in base).
+	toUnstructured, marshalJSON, marshalText bool
+	unmarshalJSON, unmarshalText             bool
+	base                                     *goPlan // the plan by kind, for a custom type missing a direction
+
+	stringMap bool // exactly map[string]string
+}
+
+// keyKind is how a map key converts to and from a field name.
+type keyKind uint8
+
+const (
+	keyString keyKind = iota
+	keyInt
+	keyUint
+	keyText
+)
+
+// goField is one field of a struct's map.
+type goField struct {
+	name      string // the JSON name
+	goName    string // the Go selector from the struct, "ObjectMeta.Name" for a promoted field
+	index     []int
+	omitEmpty bool
+	omitZero  bool
+	zero      zeroTest // for omitZero
+	plan      *goPlan
+}
+
+var (
+	jsonMarshalerType   = reflect.TypeFor[json.Marshaler]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	toUnstructuredType  = reflect.TypeFor[unstructuredMarshaler]()
+	isZeroerType        = reflect.TypeFor[isZeroer]()
+	stringMapType       = reflect.TypeFor[map[string]string]()
+)
+
+// unstructuredMarshaler is a type that gives its own plain-data form, as
+// Kubernetes' unstructured converter asks of it.
+type unstructuredMarshaler interface{ ToUnstructured() any }
+
+type isZeroer interface{ IsZero() bool }
+
+// NewStructCodec builds the conversion of t (a pointer type converts its
+// element, with nil as null) and of every type reachable from it. It
+// fails, naming the Go field, on a type that has no JSON form (channels,
+// functions, complex numbers, unsafe pointers, maps with other keys) and
+// that no json tag leaves out.
+func NewStructCodec(t reflect.Type) (*StructCodec, error) {
+	if t == nil {
+		return nil, errors.New("value: NewStructCodec of a nil type")
+	}
+	b := planBuilder{plans: map[reflect.Type]*goPlan{}}
+	p, err := b.plan(t, t.String())
+	if err != nil {
+		return nil, err
+	}
+	return &StructCodec{typ: t, root: p}, nil
+}
+
+// Type returns the type the codec converts.
+func (c *StructCodec) Type() reflect.Type { return c.typ }
+
+// FromStruct converts x, a value of the codec's type or a pointer to one,
+// to a Value. x is not modified or retained, except that the Value shares
+// x's strings. Errors are *StructError values naming the Go field.
+func (c *StructCodec) FromStruct(x any) (Value, error) {
+	rv := reflect.ValueOf(x)
+	if !rv.IsValid() {
+		return Value{}, &StructError{Type: c.typ, Msg: "nil interface, want a " + c.typ.String()}
+	}
+	switch {
+	case rv.Type() == c.typ:
+	case rv.Kind() == reflect.Pointer && rv.Type().Elem() == c.typ:
+		if rv.IsNil() {
+			return Value{}, nil
+		}
+		rv = rv.Elem()
+	default:
+		return Value{}, &StructError{Type: c.typ, Msg: fmt.Sprintf("got a %s, want a %s", rv.Type(), c.typ)}
+	}
+	// Methods with pointer receivers (MarshalJSON, IsZero) need an
+	// addressable value, as they have when x is a pointer.
+	rv = addressable(rv)
+	var e structEncoder
+	v, ok := e.value(c.root, rv)
+	if !ok {
+		return Value{}, e.error(c.typ)
+	}
+	return v, nil
+}
+
+// ToStruct sets *ptr, ptr a non-nil pointer to the codec's type, to the
+// conversion of v, replacing what it held. Errors are *StructError values
+// naming the Go field; *ptr is then left partly set.
+func (c *StructCodec) ToStruct(v Value, ptr any) error {
+	rv := reflect.ValueOf(ptr)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.Type().Elem() != c.typ || rv.IsNil() {
+		return &StructError{Type: c.typ, Msg: fmt.Sprintf("got %T, want a non-nil *%s", ptr, c.typ)}
+	}
+	var d structDecoder
+	if !d.set(c.root, v, rv.Elem()) {
+		return d.error(c.typ)
+	}
+	return nil
+}
+
+// FromStruct converts x by its json tags (see StructCodec), building the
+// conversion of its type for this call only: a caller converting the same
+// type again builds a StructCodec once instead.
+func FromStruct(x any) (Value, error) {
+	if x == nil {
+		return Value{}, nil
+	}
+	c, err := NewStructCodec(reflect.TypeOf(x))
+	if err != nil {
+		return Value{}, err
+	}
+	return c.FromStruct(x)
+}
+
+// ToStruct sets *ptr to the conversion of v by the json tags of its type
+// (see StructCodec), building the conversion for this call only.
+func ToStruct(v Value, ptr any) error {
+	rv := reflect.ValueOf(ptr)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &StructError{Msg: fmt.Sprintf("got %T, want a non-nil pointer", ptr)}
+	}
+	c, err := NewStructCodec(rv.Type().Elem())
+	if err != nil {
+		return err
+	}
+	return c.ToStruct(v, ptr)
+}
+
+// StructError is an error converting between a Go value and a Value: Path
+// is the Go selector of the field from the root type (".Spec.Containers[0].Image",
+// `.Labels["app"]`; "" for the root), Msg what is wrong. errors.Is sees
+// ErrTooDeep through it.
+type StructError struct {
+	Type reflect.Type // the root type; nil when not known
+	Path string
+	Msg  string
+	Err  error
+}
+
+// Error formats the error as "value: v1.Pod.Spec.Containers[0].Image: msg".
+func (e *StructError) Error() string {
+	var b strings.Builder
+	b.WriteString("value: ")
+	if e.Type != nil {
+		b.WriteString(e.Type.String())
+	}
+	b.WriteString(e.Path)
+	if e.Type != nil || e.Path != "" {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap returns the sentinel error, if any.
+func (e *StructError) Unwrap() error { return e.Err }
+
+// goSeg is one step of a Go path, collected innermost first.
+type goSeg struct {
+	field string // a Go selector ("Spec", "ObjectMeta.Name"); "" for an index or key
+	key   string // a map key, quoted; "" otherwise
+	index int    // a slice index; -1 otherwise
+}
+
+// goPath formats segments collected innermost first. A path longer than
+// 40 steps (a cycle of pointers, say) keeps its first and last 20.
+func goPath(segs []goSeg) string {
+	var b strings.Builder
+	n := len(segs)
+	for i := n - 1; i >= 0; i-- {
+		if n > 40 && i == n-21 {
+			// segs[n-1] to segs[n-20] are written; skip to segs[19].
+			fmt.Fprintf(&b, "...(%d more)...", n-40)
+			i = 19
+		}
+		s := segs[i]
+		switch {
+		case s.field != "":
+			b.WriteByte('.')
+			b.WriteString(s.field)
+		case s.index >= 0:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+		default:
+			b.WriteByte('[')
+			b.WriteString(s.key)
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
+}
+
+// planBuilder builds the plans of a type graph; plans maps each type seen
+// to its plan, filled in place so that recursive types refer to
+// themselves. It belongs to one NewStructCodec call.
+type planBuilder struct {
+	plans map[reflect.Type]*goPlan
+}
+
+func (b *planBuilder) plan(t reflect.Type, at string) (*goPlan, error) {
+	if p, ok := b.plans[t]; ok {
+		return p, nil
+	}
+	p := &goPlan{t: t}
+	b.plans[t] = p
+	pt := reflect.PointerTo(t)
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+		p.toUnstructured = pt.Implements(toUnstructuredType)
+		p.marshalJSON = !p.toUnstructured && pt.Implements(jsonMarshalerType)
+		p.marshalText = !p.toUnstructured && !p.marshalJSON && pt.Implements(textMarshalerType)
+		p.unmarshalJSON = pt.Implements(jsonUnmarshalerType)
+		p.unmarshalText = !p.unmarshalJSON && pt.Implements(textUnmarshalerType)
+	}
+	custom := p.toUnstructured || p.marshalJSON || p.marshalText || p.unmarshalJSON || p.unmarshalText
+	if custom && !(p.toUnstructured || p.marshalJSON || p.marshalText) || custom && !(p.unmarshalJSON || p.unmarshalText) {
+		// One direction is the type's own, the other by its kind.
+		base := &goPlan{t: t}
+		if err := b.fill(base, at); err != nil {
+			return nil, err
+		}
+		p.base = base
+	}
+	if custom {
+		p.kind = goCustom
+		return p, nil
+	}
+	return p, b.fill(p, at)
+}
+
+// fill sets p's conversion by the kind of its type.
+func (b *planBuilder) fill(p *goPlan, at string) error {
+	t := p.t
+	var err error
+	switch t.Kind() {
+	case reflect.Bool:
+		p.kind = goBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		p.kind = goInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		p.kind = goUint
+	case reflect.Float32, reflect.Float64:
+		p.kind = goFloat
+	case reflect.String:
+		p.kind = goString
+	case reflect.Interface:
+		p.kind = goInterface
+	case reflect.Pointer:
+		p.kind = goPointer
+		p.elem, err = b.plan(t.Elem(), at)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(jsonMarshalerType) && !reflect.PointerTo(t.Elem()).Implements(textMarshalerType) {
+			p.kind = goBytes
+			return nil
+		}
+		p.kind = goSlice
+		p.elem, err = b.plan(t.Elem(), at+"[]")
+	case reflect.Array:
+		p.kind = goArray
+		p.elem, err = b.plan(t.Elem(), at+"[]")
+	case reflect.Map:
+		p.kind = goMap
+		p.stringMap = t == stringMapType
+		kt := t.Key()
+		switch {
+		case kt.Kind() == reflect.String:
+			p.key = keyString
+		case reflect.PointerTo(kt).Implements(textMarshalerType) && reflect.PointerTo(kt).Implements(textUnmarshalerType):
+			p.key = keyText
+		case kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64:
+			p.key = keyInt
+		case kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uintptr:
+			p.key = keyUint
+		default:
+			return planError(at, "unsupported map key type "+kt.String())
+		}
+		p.elem, err = b.plan(t.Elem(), at+"[]")
+	case reflect.Struct:
+		p.kind = goStruct
+		p.fields, err = b.structFields(t, at)
+	default:
+		return planError(at, "unsupported type "+t.String())
+	}
+	return err
+}
+
+// planError names the Go selector at (empty within an interface's
+// dynamic value, whose path the converter adds).
+func planError(at, msg string) error {
+	if at != "" {
+		msg = at + ": " + msg
+	}
+	return &StructError{Msg: msg}
+}
+
+// fieldCandidate is a field found while flattening a struct, before name
+// conflicts are settled.
+type fieldCandidate struct {
+	goField
+	depth  int
+	tagged bool
+}
+
+func (b *planBuilder) structFields(t reflect.Type, at string) ([]goField, error) {
+	var cands []fieldCandidate
+	collectFields(t, nil, "", 0, map[reflect.Type]bool{t: true}, &cands)
+	// Settle conflicts: by name, the shallowest field wins, then the only
+	// tagged one among the shallowest; otherwise all are left out.
+	slices.SortStableFunc(cands, func(a, b fieldCandidate) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return a.depth - b.depth
+	})
+	var out []goField
+	for i := 0; i < len(cands); {
+		j := i + 1
+		for j < len(cands) && cands[j].name == cands[i].name {
+			j++
+		}
+		group := cands[i:j]
+		i = j
+		top := group
+		for k := range group {
+			if group[k].depth != group[0].depth {
+				top = group[:k]
+				break
+			}
+		}
+		winner := -1
+		if len(top) == 1 {
+			winner = 0
+		} else {
+			for k := range top {
+				if top[k].tagged {
+					if winner >= 0 {
+						winner = -1
+						break
+					}
+					winner = k
+				}
+			}
+		}
+		if winner >= 0 {
+			out = append(out, top[winner].goField)
+		}
+	}
+	for i := range out {
+		f := &out[i]
+		ft := t.FieldByIndex(f.index).Type
+		f.zero = zeroTestOf(ft)
+		p, err := b.plan(ft, at+"."+f.goName)
+		if err != nil {
+			return nil, err
+		}
+		f.plan = p
+	}
+	return out, nil
+}
+
+// collectFields appends the fields of t, those of inlined structs
+// included, to out. visiting holds the embedded types on the way down, to
+// stop a struct that embeds itself.
+func collectFields(t reflect.Type, index []int, goPrefix string, depth int, visiting map[reflect.Type]bool, out *[]fieldCandidate) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		ft := sf.Type
+		et := ft
+		if et.Kind() == reflect.Pointer {
+			et = et.Elem()
+		}
+		inline := name == "" && (sf.Anonymous || hasOption(opts, "inline"))
+		if inline && et.Kind() == reflect.Struct {
+			if !sf.IsExported() && ft.Kind() == reflect.Pointer {
+				continue // promoted fields behind an unexported pointer cannot be set
+			}
+			if visiting[et] {
+				continue
+			}
+			visiting[et] = true
+			collectFields(et, append(slices.Clip(index), i), goPrefix+sf.Name+".", depth+1, visiting, out)
+			delete(visiting, et)
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		tagged := name != ""
+		if name == "" {
+			name = sf.Name
+		}
+		*out = append(*out, fieldCandidate{
+			goField: goField{
+				name:      name,
+				goName:    goPrefix + sf.Name,
+				index:     append(slices.Clip(index), i),
+				omitEmpty: hasOption(opts, "omitempty"),
+				omitZero:  hasOption(opts, "omitzero"),
+			},
+			depth:  depth,
+			tagged: tagged,
+		})
+	}
+}
+
+func hasOption(opts, name string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// structEncoder converts Go values to Values; it belongs to one call.
+type structEncoder struct {
+	chunks
+	keep    []int32    // the indexes of the fields kept, of the structs being converted
+	entries []mapEntry // the entries of the maps being converted
+	segs    []goSeg    // the path to an error, innermost first
+	depth   int
+	msg     string
+	err     error       // a sentinel for the error, or nil
+	dynamic planBuilder // plans of the dynamic types of interfaces, for this call
+}
+
+// mapEntry is one entry of a Go map being converted.
+type mapEntry struct {
+	name string
+	v    reflect.Value
+}
+
+func (e *structEncoder) fail(format string, args ...any) (Value, bool) {
+	e.msg = fmt.Sprintf(format, args...)
+	return Value{}, false
+}
+
+func (e *structEncoder) error(t reflect.Type) error {
+	return &StructError{Type: t, Path: goPath(e.segs), Msg: e.msg, Err: e.err}
+}
+
+func (e *structEncoder) value(p *goPlan, rv reflect.Value) (Value, bool) {
+	switch p.kind {
+	case goBool:
+		return NewBool(rv.Bool()), true
+	case goInt:
+		return NewInt(rv.Int()), true
+	case goUint:
+		u := rv.Uint()
+		if u > math.MaxInt64 {
+			return e.fail("integer %d overflows int64", u)
+		}
+		return NewInt(int64(u)), true
+	case goFloat:
+		f := rv.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return e.fail("unsupported float value %v", f)
+		}
+		return NewFloat(f), true
+	case goString:
+		return NewString(rv.String()), true
+	case goBytes:
+		if rv.IsNil() {
+			return Value{}, true
+		}
+		return NewString(base64.StdEncoding.EncodeToString(rv.Bytes())), true
+	}
+	if e.depth >= DefaultMaxDepth {
+		e.err = ErrTooDeep
+		return e.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	}
+	e.depth++
+	v, ok := e.container(p, rv)
+	e.depth--
+	return v, ok
+}
+
+func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
+	switch p.kind {
+	case goPointer:
+		if rv.IsNil() {
+			return Value{}, true
+		}
+		return e.value(p.elem, rv.Elem())
+	case goInterface:
+		if rv.IsNil() {
+			return Value{}, true
+		}
+		dv := rv.Elem()
+		if e.dynamic.plans == nil {
+			e.dynamic.plans = map[reflect.Type]*goPlan{}
+		}
+		dp, err := e.dynamic.plan(dv.Type(), "")
+		if err != nil {
+			return e.fail("%s", err.(*StructError).Msg)
+		}
+		return e.value(dp, dv)
+	case goSlice, goArray:
+		if p.kind == goSlice && rv.IsNil() {
+			return Value{}, true
+		}
+		n := rv.Len()
+		if n == 0 {
+			return Value{kind: List}, true
+		}
+		items := e.allocItems(n)
+		for i := range n {
+			v, ok := e.value(p.elem, rv.Index(i))
+			if !ok {
+				e.segs = append(e.segs, goSeg{index: i})
+				return Value{}, false
+			}
+			items[i] = v
+		}
+		return listValue(items), true
+	case goMap:
+		return e.goMap(p, rv)
+	case goStruct:
+		return e.goStruct(p, rv)
+	case goCustom:
+		return e.custom(p, rv)
+	}
+	return e.fail("unsupported type %s", p.t)
+}
+
+func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
+	// First the fields that are not left out, by index onto e.keep (no
+	// pointers: no write barriers), then their values straight into the
+	// map's fields.
+	base := len(e.keep)
+	for i := range p.fields {
+		f := &p.fields[i]
+		fv, ok := fieldOf(rv, f.index)
+		if !ok {
+			continue // behind a nil embedded pointer
+		}
+		if f.omitEmpty && isEmptyValue(fv) || f.omitZero && isZeroValue(fv, f.zero) {
+			continue
+		}
+		e.keep = append(e.keep, int32(i))
+	}
+	n := len(e.keep) - base
+	if n == 0 {
+		return Value{kind: Map}, true
+	}
+	fields := e.allocFields(n)
+	for k := range n {
+		f := &p.fields[e.keep[base+k]] // converting may move e.keep: index afresh
+		fv, _ := fieldOf(rv, f.index)
+		v, ok := e.value(f.plan, fv)
+		if !ok {
+			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
+			e.keep = e.keep[:base]
+			return Value{}, false
+		}
+		fields[k] = Field{Name: f.name, Value: v}
+	}
+	e.keep = e.keep[:base]
+	return mapValue(fields), true
+}
+
+// fieldOf returns the field of rv at index, false when a nil embedded
+// pointer is on the way.
+func fieldOf(rv reflect.Value, index []int) (reflect.Value, bool) {
+	if len(index) == 1 {
+		return rv.Field(index[0]), true
+	}
+	for i, x := range index {
+		if i > 0 && rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				return reflect.Value{}, false
+			}
+			rv = rv.Elem()
+		}
+		rv = rv.Field(x)
+	}
+	return rv, true
+}
+
+// isEmptyValue is omitempty's test.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// zeroTest is how omitzero tests a field's type, decided by
+// NewStructCodec.
+type zeroTest uint8
+
+const (
+	zeroByValue     zeroTest = iota // reflect's zero value
+	zeroByMethod                    // the type's IsZero method (a nil pointer or interface is zero)
+	zeroByPtrMethod                 // the IsZero method of a pointer to the type
+)
+
+func zeroTestOf(t reflect.Type) zeroTest {
+	switch {
+	case t.Implements(isZeroerType):
+		return zeroByMethod
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(isZeroerType):
+		return zeroByPtrMethod
+	}
+	return zeroByValue
+}
+
+// isZeroValue is omitzero's test.
+func isZeroValue(v reflect.Value, how zeroTest) bool {
+	switch how {
+	case zeroByMethod:
+		if v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			return v.IsNil() || v.Interface().(isZeroer).IsZero()
+		}
+		return addressable(v).Addr().Interface().(isZeroer).IsZero() // no boxing of v
+	case zeroByPtrMethod:
+		return addressable(v).Addr().Interface().(isZeroer).IsZero()
+	}
+	return v.IsZero()
+}
+
+// addressable returns v, or an addressable copy when v is not.
+func addressable(v reflect.Value) reflect.Value {
+	if v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
+
+func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
+	if rv.IsNil() {
+		return Value{}, true
+	}
+	if rv.Len() == 0 {
+		return Value{kind: Map}, true
+	}
+	if p.stringMap {
+		m := rv.Interface().(map[string]string)
+		fields := e.allocFields(len(m))[:0]
+		for k, s := range m {
+			fields = append(fields, Field{Name: k, Value: NewString(s)})
+		}
+		sortFields(fields)
+		return mapValue(fields), true
+	}
+	base := len(e.entries)
+	it := rv.MapRange()
+	for it.Next() {
+		name, err := keyName(p.key, it.Key())
+		if err != nil {
+			clear(e.entries[base:])
+			e.entries = e.entries[:base]
+			return e.fail("map key %v: %v", it.Key(), err)
+		}
+		e.entries = append(e.entries, mapEntry{name, it.Value()})
+	}
+	slices.SortFunc(e.entries[base:], func(a, b mapEntry) int { return strings.Compare(a.name, b.name) })
+	n := len(e.entries) - base
+	fields := e.allocFields(n)
+	for i := range n {
+		en := e.entries[base+i] // converting may move e.entries: index afresh
+		v, ok := e.value(p.elem, en.v)
+		if !ok {
+			e.segs = append(e.segs, goSeg{key: strconv.Quote(en.name), index: -1})
+			clear(e.entries[base:])
+			e.entries = e.entries[:base]
+			return Value{}, false
+		}
+		fields[i] = Field{Name: en.name, Value: v}
+	}
+	clear(e.entries[base:])
+	e.entries = e.entries[:base]
+	if i, dup := duplicateName(fields); dup {
+		return e.fail("two map keys both give the name %q", fields[i].Name)
+	}
+	return mapValue(fields), true
+}
+
+// duplicateName reports a name given by two keys of a map (two
+// TextMarshaler keys may give the same text).
+func duplicateName(fields []Field) (int, bool) {
+	for i := 1; i < len(fields); i++ {
+		if fields[i].Name == fields[i-1].Name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func keyName(k keyKind, key reflect.Value) (string, error) {
+	switch k {
+	case keyString:
+		return key.String(), nil
+	case keyInt:
+		return strconv.FormatInt(key.Int(), 10), nil
+	case keyUint:
+		return strconv.FormatUint(key.Uint(), 10), nil
+	}
+	b, err := addressable(key).Addr().Interface().(encoding.TextMarshaler).MarshalText()
+	return string(b), err
+}
+
+func (e *structEncoder) custom(p *goPlan, rv reflect.Value) (Value, bool) {
+	ptr := addressable(rv).Addr().Interface()
+	switch {
+	case p.toUnstructured:
+		x := ptr.(unstructuredMarshaler).ToUnstructured()
+		if s, ok := x.(string); ok {
+			return NewString(s), true
+		}
+		var uc unstructuredConverter
+		v, ok := uc.convert(x)
+		if !ok {
+			return e.fail("ToUnstructured of %s: %s%s", p.t, unstructuredPath(uc.segs), uc.msg)
+		}
+		return v, true
+	case p.marshalJSON:
+		b, err := ptr.(json.Marshaler).MarshalJSON()
+		if err != nil {
+			return e.fail("MarshalJSON of %s: %v", p.t, err)
+		}
+		v, err := FromJSON(b)
+		if err != nil {
+			return e.fail("MarshalJSON of %s: %v", p.t, err)
+		}
+		return v, true
+	case p.marshalText:
+		b, err := ptr.(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return e.fail("MarshalText of %s: %v", p.t, err)
+		}
+		return NewString(string(b)), true
+	}
+	return e.value(p.base, rv)
+}
+
+// structDecoder sets Go values from Values; it belongs to one call.
+type structDecoder struct {
+	segs  []goSeg
+	depth int
+	msg   string
+	err   error
+	buf   []byte // JSON for an Unmarshaler
+}
+
+func (d *structDecoder) fail(format string, args ...any) bool {
+	d.msg = fmt.Sprintf(format, args...)
+	return false
+}
+
+func (d *structDecoder) error(t reflect.Type) error {
+	return &StructError{Type: t, Path: goPath(d.segs), Msg: d.msg, Err: d.err}
+}
+
+func (d *structDecoder) mismatch(p *goPlan, v Value) bool {
+	return d.fail("cannot set %s from %s", p.t, v.Kind())
+}
+
+// set sets rv, which is settable, to the conversion of v.
+func (d *structDecoder) set(p *goPlan, v Value, rv reflect.Value) bool {
+	if v.kind == Null {
+		rv.SetZero()
+		return true
+	}
+	switch p.kind {
+	case goBool:
+		if v.kind != Bool {
+			return d.mismatch(p, v)
+		}
+		rv.SetBool(v.n != 0)
+		return true
+	case goInt:
+		var i int64
+		switch v.kind {
+		case Int:
+			i = int64(v.n)
+		case Float:
+			f := math.Float64frombits(v.n)
+			if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+				return d.fail("cannot set %s from float %v", p.t, f)
+			}
+			i = int64(f)
+		default:
+			return d.mismatch(p, v)
+		}
+		if rv.OverflowInt(i) {
+			return d.fail("%d overflows %s", i, p.t)
+		}
+		rv.SetInt(i)
+		return true
+	case goUint:
+		var u uint64
+		switch v.kind {
+		case Int:
+			if int64(v.n) < 0 {
+				return d.fail("cannot set %s from %d", p.t, int64(v.n))
+			}
+			u = v.n
+		case Float:
+			f := math.Float64frombits(v.n)
+			if f != math.Trunc(f) || f < 0 || f >= math.MaxUint64 {
+				return d.fail("cannot set %s from float %v", p.t, f)
+			}
+			u = uint64(f)
+		default:
+			return d.mismatch(p, v)
+		}
+		if rv.OverflowUint(u) {
+			return d.fail("%d overflows %s", u, p.t)
+		}
+		rv.SetUint(u)
+		return true
+	case goFloat:
+		if v.kind != Int && v.kind != Float {
+			return d.mismatch(p, v)
+		}
+		f := v.AsFloat()
+		if rv.OverflowFloat(f) {
+			return d.fail("%v overflows %s", f, p.t)
+		}
+		rv.SetFloat(f)
+		return true
+	case goString:
+		if v.kind != String {
+			return d.mismatch(p, v)
+		}
+		rv.SetString(v.str())
+		return true
+	case goBytes:
+		if v.kind != String {
+			return d.mismatch(p, v)
+		}
+		b, err := base64.StdEncoding.DecodeString(v.str())
+		if err != nil {
+			return d.fail("base64 of a %s: %v", p.t, err)
+		}
+		rv.SetBytes(b)
+		return true
+	}
+	if d.depth >= DefaultMaxDepth {
+		d.err = ErrTooDeep
+		return d.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	}
+	d.depth++
+	ok := d.setContainer(p, v, rv)
+	d.depth--
+	return ok
+}
+
+func (d *structDecoder) setContainer(p *goPlan, v Value, rv reflect.Value) bool {
+	switch p.kind {
+	case goPointer:
+		if rv.IsNil() {
+			rv.Set(reflect.New(p.t.Elem()))
+		}
+		return d.set(p.elem, v, rv.Elem())
+	case goInterface:
+		if p.t.NumMethod() != 0 {
+			return d.fail("cannot set the interface %s", p.t)
+		}
+		rv.Set(reflect.ValueOf(v.Unstructured()))
+		return true
+	case goSlice, goArray:
+		if v.kind != List {
+			return d.mismatch(p, v)
+		}
+		items := v.items()
+		n := len(items)
+		if p.kind == goSlice {
+			rv.Set(reflect.MakeSlice(p.t, n, n))
+		} else {
+			n = min(n, rv.Len())
+			rv.SetZero()
+		}
+		for i := range n {
+			if !d.set(p.elem, items[i], rv.Index(i)) {
+				d.segs = append(d.segs, goSeg{index: i})
+				return false
+			}
+		}
+		return true
+	case goMap:
+		return d.setMap(p, v, rv)
+	case goStruct:
+		return d.setStruct(p, v, rv)
+	case goCustom:
+		return d.setCustom(p, v, rv)
+	}
+	return d.fail("unsupported type %s", p.t)
+}
+
+func (d *structDecoder) setStruct(p *goPlan, v Value, rv reflect.Value) bool {
+	if v.kind != Map {
+		return d.mismatch(p, v)
+	}
+	rv.SetZero()
+	fields := v.fields()
+	// Both are sorted by name: one walk matches them.
+	i, j := 0, 0
+	for i < len(fields) && j < len(p.fields) {
+		switch c := strings.Compare(fields[i].Name, p.fields[j].name); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			f := &p.fields[j]
+			if !d.set(f.plan, fields[i].Value, fieldForSet(rv, f.index)) {
+				d.segs = append(d.segs, goSeg{field: f.goName, index: -1})
+				return false
+			}
+			i++
+			j++
+		}
+	}
+	return true
+}
+
+// fieldForSet returns the field of rv at index, allocating the embedded
+// pointers on the way.
+func fieldForSet(rv reflect.Value, index []int) reflect.Value {
+	if len(index) == 1 {
+		return rv.Field(index[0])
+	}
+	for i, x := range index {
+		if i > 0 && rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				rv.Set(reflect.New(rv.Type().Elem()))
+			}
+			rv = rv.Elem()
+		}
+		rv = rv.Field(x)
+	}
+	return rv
+}
+
+func (d *structDecoder) setMap(p *goPlan, v Value, rv reflect.Value) bool {
+	if v.kind != Map {
+		return d.mismatch(p, v)
+	}
+	fields := v.fields()
+	if p.stringMap {
+		m := make(map[string]string, len(fields))
+		for i := range fields {
+			if fields[i].Value.kind != String {
+				d.segs = append(d.segs, goSeg{key: strconv.Quote(fields[i].Name), index: -1})
+				if fields[i].Value.kind == Null {
+					return d.fail("cannot set string from null")
+				}
+				return d.mismatch(p.elem, fields[i].Value)
+			}
+			m[fields[i].Name] = fields[i].Value.str()
+		}
+		rv.Set(reflect.ValueOf(m))
+		return true
+	}
+	m := reflect.MakeMapWithSize(p.t, len(fields))
+	kt, et := p.t.Key(), p.t.Elem()
+	for i := range fields {
+		name := fields[i].Name
+		key := reflect.New(kt).Elem()
+		if err := setKey(p.key, name, key); err != nil {
+			d.segs = append(d.segs, goSeg{key: strconv.Quote(name), index: -1})
+			return d.fail("map key: %v", err)
+		}
+		ev := reflect.New(et).Elem()
+		if !d.set(p.elem, fields[i].Value, ev) {
+			d.segs = append(d.segs, goSeg{key: strconv.Quote(name), index: -1})
+			return false
+		}
+		m.SetMapIndex(key, ev)
+	}
+	rv.Set(m)
+	return true
+}
+
+func setKey(k keyKind, name string, key reflect.Value) error {
+	switch k {
+	case keyString:
+		key.SetString(name)
+	case keyInt:
+		i, err := strconv.ParseInt(name, 10, 64)
+		if err != nil || key.OverflowInt(i) {
+			return fmt.Errorf("%q is not a %s", name, key.Type())
+		}
+		key.SetInt(i)
+	case keyUint:
+		u, err := strconv.ParseUint(name, 10, 64)
+		if err != nil || key.OverflowUint(u) {
+			return fmt.Errorf("%q is not a %s", name, key.Type())
+		}
+		key.SetUint(u)
+	case keyText:
+		return key.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(name))
+	}
+	return nil
+}
+
+func (d *structDecoder) setCustom(p *goPlan, v Value, rv reflect.Value) bool {
+	switch {
+	case p.unmarshalJSON:
+		d.buf = AppendJSON(d.buf[:0], v)
+		if err := rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.buf); err != nil {
+			return d.fail("UnmarshalJSON of %s: %v", p.t, err)
+		}
+		return true
+	case p.unmarshalText:
+		if v.kind != String {
+			return d.mismatch(p, v)
+		}
+		if err := rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(v.str())); err != nil {
+			return d.fail("UnmarshalText of %s: %v", p.t, err)
+		}
+		return true
+	}
+	return d.set(p.base, v, rv)
+}

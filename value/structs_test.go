@@ -1,0 +1,468 @@
+package value_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/structmerge/structmerge/value"
+)
+
+// The types of these tests cover what StructCodec reads of a type.
+// encoding/json is the oracle for all of them but the marked ones.
+
+type tsInner struct {
+	Name  string            `json:"name"`
+	Count int32             `json:"count,omitempty"`
+	Ratio float64           `json:"ratio,omitempty"`
+	Tags  map[string]string `json:"tags,omitempty"`
+}
+
+type tsMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+	Name       string `json:"name"` // shadowed by tsAll.Name
+	Shared     string // also in tsOther at the same depth: left out
+}
+
+type tsOther struct {
+	Shared string
+	Tagged string `json:"tagged"`
+}
+
+type TsPtrEmbedded struct {
+	Via string `json:"via,omitempty"`
+}
+
+// tsText marshals itself as text, "a/b".
+type tsText struct{ a, b string }
+
+func (t tsText) MarshalText() ([]byte, error) { return []byte(t.a + "/" + t.b), nil }
+func (t *tsText) UnmarshalText(b []byte) error {
+	a, c, ok := strings.Cut(string(b), "/")
+	if !ok {
+		return fmt.Errorf("no slash in %q", b)
+	}
+	t.a, t.b = a, c
+	return nil
+}
+
+// tsJSON marshals itself as JSON, {"n":N} (pointer receivers).
+type tsJSON struct{ n int }
+
+func (t *tsJSON) MarshalJSON() ([]byte, error) { return []byte(`{"n":` + strconv.Itoa(t.n) + `}`), nil }
+func (t *tsJSON) UnmarshalJSON(b []byte) error {
+	var x struct{ N int }
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	t.n = x.N
+	return nil
+}
+
+// tsZero is zero, for omitzero, when its IsZero method says so.
+type tsZero struct{ N, Ignored int }
+
+func (z tsZero) IsZero() bool { return z.N == 0 }
+
+type tsSelf *tsSelf
+
+type tsRecursive struct {
+	Value    int           `json:"value"`
+	Next     *tsRecursive  `json:"next,omitempty"`
+	Children []tsRecursive `json:"children,omitempty"`
+}
+
+type tsAll struct {
+	tsMeta
+	tsOther
+	*TsPtrEmbedded
+	Name  string                 `json:"name"`
+	B     bool                   `json:"b"`
+	I     int                    `json:"i,omitempty"`
+	I8    int8                   //
+	U64   uint64                 `json:"u64"`
+	F     float64                `json:"f,omitzero"`
+	S     string                 `json:"s"`
+	Bytes []byte                 `json:"bytes"`
+	P     *tsInner               `json:"p"`
+	PO    *tsInner               `json:"po,omitempty"`
+	L     []tsInner              `json:"l"`
+	A     [2]int                 `json:"a"`
+	M     map[string]*tsInner    `json:"m,omitempty"`
+	MI    map[int]string         `json:"mi,omitempty"`
+	MT    map[tsText]int         `json:"mt,omitempty"`
+	Any   any                    `json:"any"`
+	T     tsText                 `json:"t"`
+	PT    *tsText                `json:"pt,omitempty"`
+	J     tsJSON                 `json:"j"`
+	Skip  string                 `json:"-"`
+	Dash  string                 `json:"-,"`
+	Rec   tsRecursive            `json:"rec"`
+	Z     tsZero                 `json:"z,omitzero"`
+	E     struct{}               `json:"e,omitempty"` // a struct is never empty
+	Named map[string]tsRecursive `json:"named,omitempty"`
+
+	hidden string
+}
+
+// tsSamples are values of tsAll, from zero to everything set.
+func tsSamples() []tsAll {
+	full := tsAll{
+		tsMeta:        tsMeta{Kind: "K", APIVersion: "v1", Name: "shadowed", Shared: "x"},
+		tsOther:       tsOther{Shared: "y", Tagged: "t"},
+		TsPtrEmbedded: &TsPtrEmbedded{Via: "ptr"},
+		Name:          "n",
+		B:             true,
+		I:             -7,
+		I8:            -128,
+		U64:           math.MaxInt64,
+		F:             2.5,
+		S:             "héllo \"quoted\"",
+		Bytes:         []byte{0, 1, 2, 250, 251},
+		P:             &tsInner{Name: "p", Count: 3, Ratio: 0.5, Tags: map[string]string{"b": "2", "a": "1"}},
+		PO:            &tsInner{},
+		L:             []tsInner{{Name: "l0"}, {Name: "l1", Tags: map[string]string{}}},
+		A:             [2]int{4, 5},
+		M:             map[string]*tsInner{"z": {Name: "z"}, "a": nil, "m": {Count: 1}},
+		MI:            map[int]string{10: "ten", -1: "minus one", 2: "two"},
+		MT:            map[tsText]int{{"x", "y"}: 1, {"a", "b"}: 2},
+		Any:           map[string]any{"k": []any{"v", true, nil}, "s": "t"},
+		T:             tsText{"c", "d"},
+		PT:            &tsText{"e", "f"},
+		J:             tsJSON{n: 42},
+		Skip:          "skipped",
+		Dash:          "dash",
+		Rec:           tsRecursive{Value: 1, Next: &tsRecursive{Value: 2, Children: []tsRecursive{{Value: 3}}}},
+		Z:             tsZero{N: 1},
+		Named:         map[string]tsRecursive{"r": {Value: 9}},
+		hidden:        "hidden",
+	}
+	partial := tsAll{Z: tsZero{Ignored: 5}, L: []tsInner{}, Bytes: []byte{}, Any: "s", Rec: tsRecursive{Children: []tsRecursive{}}}
+	return []tsAll{{}, partial, full}
+}
+
+// TestStructCodecAgainstJSON checks FromStruct against encoding/json:
+// FromStruct(x) equals FromJSON(json.Marshal(x)), and ToStruct of that
+// value sets what json.Unmarshal sets.
+func TestStructCodecAgainstJSON(t *testing.T) {
+	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range tsSamples() {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			js, err := json.Marshal(&x) // addressable: pointer methods apply
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := value.FromJSON(js)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range []any{x, &x} {
+				got, err := c.FromStruct(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !value.Equal(got, want) {
+					t.Errorf("FromStruct(%T):\n got %s\nwant %s", in, got, want)
+				}
+			}
+			got, err := value.FromStruct(&x)
+			if err != nil || !value.Equal(got, want) {
+				t.Errorf("value.FromStruct: %s, %v; want %s", got, err, want)
+			}
+
+			var fromJSON tsAll
+			if err := json.Unmarshal(js, &fromJSON); err != nil {
+				t.Fatal(err)
+			}
+			// ToStruct replaces what the target held.
+			back := tsAll{Skip: "old", S: "old", hidden: "old", M: map[string]*tsInner{"old": nil}}
+			back.Skip, back.hidden = fromJSON.Skip, fromJSON.hidden
+			if err := c.ToStruct(want, &back); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(back, fromJSON) {
+				t.Errorf("ToStruct:\n got %+v\nwant %+v", back, fromJSON)
+			}
+		})
+	}
+}
+
+// tsInline is not encoding/json's: it inlines a named field tagged
+// ",inline", as Kubernetes' types do, and asks ToUnstructured first.
+type tsInline struct {
+	Meta  tsMeta `json:",inline"`
+	Extra string `json:"extra"`
+	Q     tsQuantity
+	QP    *tsQuantity `json:"qp"`
+}
+
+// tsQuantity gives its plain form by ToUnstructured and reads itself back
+// from JSON; its MarshalJSON must not be used.
+type tsQuantity struct{ milli int64 }
+
+func (q tsQuantity) ToUnstructured() any { return strconv.FormatInt(q.milli, 10) + "m" }
+func (q tsQuantity) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("MarshalJSON must not be called when ToUnstructured exists")
+}
+func (q *tsQuantity) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(s, "m"), 10, 64)
+	q.milli = n
+	return err
+}
+
+func TestStructCodecInlineAndOwnForms(t *testing.T) {
+	x := tsInline{Meta: tsMeta{Kind: "K", Name: "n", Shared: "s"}, Extra: "e", Q: tsQuantity{1500}}
+	got, err := value.FromStruct(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mapOf("Q", vStr("1500m"), "Shared", vStr("s"), "extra", vStr("e"), "kind", vStr("K"), "name", vStr("n"), "qp", vNull)
+	if !value.Equal(got, want) {
+		t.Fatalf("FromStruct = %s, want %s", got, want)
+	}
+	var back tsInline
+	if err := value.ToStruct(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, x) {
+		t.Fatalf("ToStruct = %+v, want %+v", back, x)
+	}
+}
+
+func TestStructCodecErrors(t *testing.T) {
+	type withChan struct {
+		OK   string   `json:"ok"`
+		Skip chan int `json:"-"`
+		In   struct {
+			C chan int
+		} `json:"in"`
+	}
+	if _, err := value.NewStructCodec(reflect.TypeFor[withChan]()); err == nil || !strings.Contains(err.Error(), "withChan.In.C: unsupported type chan int") {
+		t.Errorf("NewStructCodec(withChan) = %v", err)
+	}
+	type badKey struct {
+		M map[[2]int]string
+	}
+	if _, err := value.NewStructCodec(reflect.TypeFor[badKey]()); err == nil || !strings.Contains(err.Error(), ".M: unsupported map key type [2]int") {
+		t.Errorf("NewStructCodec(badKey) = %v", err)
+	}
+
+	from := []struct {
+		name string
+		x    tsAll
+		err  string
+	}{
+		{"uint overflow", tsAll{U64: math.MaxUint64}, "value: value_test.tsAll.U64: integer 18446744073709551615 overflows int64"},
+		{"NaN in a list", tsAll{L: []tsInner{{}, {Ratio: math.NaN()}}}, "value: value_test.tsAll.L[1].Ratio: unsupported float value NaN"},
+		{"Inf in a map", tsAll{M: map[string]*tsInner{"a": {}, "k": {Ratio: math.Inf(1)}}}, `value: value_test.tsAll.M["k"].Ratio: unsupported float value +Inf`},
+		{"in an interface", tsAll{Any: []any{1, complex(1, 2)}}, "value: value_test.tsAll.Any[1]: unsupported type complex128"},
+	}
+	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range from {
+		_, err := c.FromStruct(&tc.x)
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("%s: FromStruct error %v, want %s", tc.name, err, tc.err)
+		}
+		var se *value.StructError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: %T is not a *StructError", tc.name, err)
+		}
+	}
+
+	to := []struct {
+		name, json, err string
+	}{
+		{"kind", `{"l":[{"name":"a"},{"name":5}]}`, "value: value_test.tsAll.L[1].Name: cannot set string from int"},
+		{"overflow", `{"I8":300}`, "value: value_test.tsAll.I8: 300 overflows int8"},
+		{"fraction", `{"i":1.5}`, "value: value_test.tsAll.I: cannot set int from float 1.5"},
+		{"negative", `{"u64":-1}`, "value: value_test.tsAll.U64: cannot set uint64 from -1"},
+		{"map value", `{"m":{"k":{"count":"x"}}}`, `value: value_test.tsAll.M["k"].Count: cannot set int32 from string`},
+		{"map key", `{"mi":{"x":"y"}}`, `value: value_test.tsAll.MI["x"]: map key: "x" is not a int`},
+		{"text", `{"t":"noslash"}`, `value: value_test.tsAll.T: UnmarshalText of value_test.tsText: no slash in "noslash"`},
+		{"json", `{"j":"str"}`, `value: value_test.tsAll.J: UnmarshalJSON of value_test.tsJSON: json: cannot unmarshal string into Go value of type struct { N int }`},
+		{"base64", `{"bytes":"!!"}`, `value: value_test.tsAll.Bytes: base64 of a []uint8: illegal base64 data at input byte 0`},
+		{"promoted", `{"kind":1}`, `value: value_test.tsAll.tsMeta.Kind: cannot set string from int`},
+		{"struct", `{"rec":{"next":[]}}`, `value: value_test.tsAll.Rec.Next: cannot set value_test.tsRecursive from list`},
+	}
+	for _, tc := range to {
+		v, err := value.FromJSON([]byte(tc.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x tsAll
+		err = c.ToStruct(v, &x)
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("%s: ToStruct error %v, want %s", tc.name, err, tc.err)
+		}
+	}
+	v, _ := value.FromJSON([]byte(`{"i":2.0,"f":3,"u64":4.0}`))
+	var x tsAll
+	if err := c.ToStruct(v, &x); err != nil || x.I != 2 || x.F != 3 || x.U64 != 4 {
+		t.Errorf("integral numbers: %v, %+v", err, x)
+	}
+	for _, bad := range []any{nil, x, (*tsAll)(nil), new(tsInner)} {
+		if err := c.ToStruct(v, bad); err == nil {
+			t.Errorf("ToStruct into %T: no error", bad)
+		}
+	}
+	if _, err := c.FromStruct(tsInner{}); err == nil {
+		t.Errorf("FromStruct of a tsInner with a tsAll codec: no error")
+	}
+	if v, err := c.FromStruct((*tsAll)(nil)); err != nil || !v.IsNull() {
+		t.Errorf("FromStruct of a nil pointer: %s, %v", v, err)
+	}
+}
+
+// TestStructCodecCycles: a recursive type is fine; a value that contains
+// itself stops at the depth limit with a readable path.
+func TestStructCodecCycles(t *testing.T) {
+	c, err := value.NewStructCodec(reflect.TypeFor[tsRecursive]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tsRecursive{Value: 1}
+	r.Next = r
+	_, err = c.FromStruct(r)
+	if !errors.Is(err, value.ErrTooDeep) {
+		t.Fatalf("a cycle: %v", err)
+	}
+	// DefaultMaxDepth levels, a pointer and a struct per step of .Next:
+	// the first and last 20 steps written.
+	want := "value: value_test.tsRecursive" + strings.Repeat(".Next", 20) + fmt.Sprintf("...(%d more)...", value.DefaultMaxDepth/2-40) + strings.Repeat(".Next", 20) + ": nesting deeper"
+	if msg := err.Error(); !strings.HasPrefix(msg, want) {
+		t.Errorf("a cycle's error:\n got %s\nwant %s...", msg, want)
+	}
+	// A pointer to itself, no struct on the way.
+	var self tsSelf
+	self = &self
+	if _, err := value.FromStruct(self); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("a pointer to itself: %v", err)
+	}
+
+	deep := `{"value":0}`
+	for range value.DefaultMaxDepth + 1 {
+		deep = `{"next":` + deep + `}`
+	}
+	v, err := value.FromJSON([]byte(deep), value.MaxDepth(value.DefaultMaxDepth+5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out tsRecursive
+	if err := c.ToStruct(v, &out); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("too deep a value: %v", err)
+	}
+}
+
+// TestStructCodecConcurrent converts with one codec from many goroutines;
+// run it with -race.
+func TestStructCodecConcurrent(t *testing.T) {
+	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := tsSamples()
+	want := make([]value.Value, len(samples))
+	for i := range samples {
+		js, _ := json.Marshal(&samples[i])
+		if want[i], err = value.FromJSON(js); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				k := (g + i) % len(samples)
+				v, err := c.FromStruct(&samples[k])
+				if err != nil || !value.Equal(v, want[k]) {
+					errs <- fmt.Sprintf("FromStruct %d: %v", k, err)
+					return
+				}
+				var back tsAll
+				if err := c.ToStruct(v, &back); err != nil {
+					errs <- fmt.Sprintf("ToStruct %d: %v", k, err)
+					return
+				}
+				again, err := c.FromStruct(back)
+				if err != nil || !value.Equal(again, want[k]) {
+					errs <- fmt.Sprintf("round trip %d: %v", k, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// FuzzStructCodec decodes random JSON into tsAll with encoding/json and
+// checks FromStruct and ToStruct against it.
+func FuzzStructCodec(f *testing.F) {
+	for _, x := range tsSamples() {
+		js, _ := json.Marshal(&x)
+		f.Add(js)
+	}
+	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var x tsAll
+		if json.Unmarshal(data, &x) != nil {
+			return
+		}
+		js, err := json.Marshal(&x)
+		if err != nil {
+			return
+		}
+		want, err := value.FromJSON(js)
+		if err != nil {
+			return // numbers encoding/json writes and FromJSON refuses, say
+		}
+		got, err := c.FromStruct(&x)
+		if err != nil {
+			if x.U64 > math.MaxInt64 {
+				return
+			}
+			t.Fatalf("FromStruct: %v", err)
+		}
+		if !value.Equal(got, want) {
+			t.Fatalf("FromStruct:\n got %s\nwant %s", got, want)
+		}
+		var fromJSON, back tsAll
+		if err := json.Unmarshal(js, &fromJSON); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.ToStruct(got, &back); err != nil {
+			t.Fatalf("ToStruct: %v", err)
+		}
+		// Numbers in Any: encoding/json gives float64, ToStruct int64.
+		back.Any, fromJSON.Any = nil, nil
+		if !reflect.DeepEqual(back, fromJSON) {
+			t.Fatalf("ToStruct:\n got %+v\nwant %+v", back, fromJSON)
+		}
+	})
+}
