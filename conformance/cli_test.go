@@ -52,26 +52,8 @@ func TestCLIApplyExamplesMatchAPIServer(t *testing.T) {
 			sent := readObject(t, manifest)
 			st, oerr := oracle.Do(scenario.State{Object: liveObj.Unstructured(), HasObject: true},
 				scenario.KubernetesOperation{Op: op, Manager: "kubectl", Object: sent.Unstructured(), Time: now})
-			if tc.conflict {
-				var ce *scenario.ConflictsError
-				if !errors.As(oerr, &ce) {
-					t.Fatalf("the API server gives %v, want conflicts", oerr)
-				}
-				if code != 1 {
-					t.Fatalf("structmerge apply exited %d, want 1 (conflicts); stderr:\n%s", code, stderr.String())
-				}
-				for _, c := range ce.Conflicts {
-					if !bytes.Contains(stderr.Bytes(), []byte(c.Path)) {
-						t.Errorf("structmerge does not report the conflict at %s:\n%s", c.Path, stderr.String())
-					}
-				}
+			if applyEndedInConflicts(t, tc.conflict, code, &stderr, oerr) {
 				return
-			}
-			if oerr != nil {
-				t.Fatalf("the API server fails: %v", oerr)
-			}
-			if code != 0 {
-				t.Fatalf("structmerge apply exited %d:\n%s", code, stderr.String())
 			}
 			got, err := value.FromJSON(stdout.Bytes())
 			if err != nil {
@@ -126,4 +108,34 @@ func withoutTimes(obj value.Value) value.Value {
 		return v
 	}
 	return strip(obj, nil)
+}
+
+// applyEndedInConflicts checks that structmerge's apply (its exit code and
+// stderr) ended as the reference's did: in conflicts, each reported at its
+// path, when conflict is set (it then returns true: there is no object to
+// compare), else in success.
+func applyEndedInConflicts(t *testing.T, conflict bool, code int, stderr *bytes.Buffer, oerr error) bool {
+	t.Helper()
+	if conflict {
+		var ce *scenario.ConflictsError
+		if !errors.As(oerr, &ce) || len(ce.Conflicts) == 0 {
+			t.Fatalf("the API server gives %v, want conflicts", oerr)
+		}
+		if code != 1 {
+			t.Fatalf("structmerge apply exited %d, want 1 (conflicts); stderr:\n%s", code, stderr.String())
+		}
+		for _, c := range ce.Conflicts {
+			if !bytes.Contains(stderr.Bytes(), []byte(c.Path)) {
+				t.Errorf("structmerge does not report the conflict at %s:\n%s", c.Path, stderr.String())
+			}
+		}
+		return true
+	}
+	if oerr != nil {
+		t.Fatalf("the API server fails: %v", oerr)
+	}
+	if code != 0 {
+		t.Fatalf("structmerge apply exited %d:\n%s", code, stderr.String())
+	}
+	return false
 }
