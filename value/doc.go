@@ -22,7 +22,10 @@
 //     schema formats, and FromYAML, stay YAML 1.2: they are structmerge's
 //     own formats, not what kubectl sends.
 //   - FromUnstructured converts the map[string]any form that encoding/json
-//     and Kubernetes' unstructured objects use.
+//     and Kubernetes' unstructured objects use; Unstructured converts back,
+//     and UnstructuredFrom converts back only what an operation changed,
+//     giving back the caller's own maps and lists for the rest (so the
+//     result aliases them).
 //   - A StructCodec converts Go structs (such as the k8s.io/api types) by
 //     their json tags, both ways (FromStruct, ToStruct), as Kubernetes'
 //     unstructured converter does: omitempty, omitzero, inline fields and
