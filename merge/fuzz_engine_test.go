@@ -642,7 +642,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 		switch kind {
 		case feUpdate:
 			st.updated++
-			res, after, err = u.Update(liveT, objT, version, managers, name)
+			res, after, err = u.Update(liveT, objT, managers, merge.Writer{Manager: name, APIVersion: version})
 			if err != nil {
 				fail("update failed: %v", err)
 			}
@@ -653,7 +653,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 				st.forced++
 			}
 			st.applied++
-			res, after, err = u.Apply(liveT, objT, version, managers, name, opts...)
+			res, after, err = u.Apply(liveT, objT, managers, merge.Writer{Manager: name, APIVersion: version}, opts...)
 			var cs merge.Conflicts
 			if err != nil {
 				if kind == feForceApply || !errors.As(err, &cs) {
@@ -667,7 +667,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 					continue
 				}
 				st.retried++
-				res, after, err = u.Apply(liveT, objT, version, managers, name, merge.Force())
+				res, after, err = u.Apply(liveT, objT, managers, merge.Writer{Manager: name, APIVersion: version}, merge.Force())
 				if err != nil {
 					fail("forced apply after conflicts failed: %v", err)
 				}
@@ -723,7 +723,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 			if !mine.Set.Empty() && (mine.Applied || mine.APIVersion != version) {
 				fail("updater entry %+v", mine)
 			}
-			again, after2, err := u.Update(res, objT, version, after, name)
+			again, after2, err := u.Update(res, objT, after, merge.Writer{Manager: name, APIVersion: version})
 			if err != nil {
 				fail("second identical update failed: %v", err)
 			}
@@ -779,7 +779,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 // whose every field differs that way only, and reports that it did.
 func feCheckReapply(fail func(string, ...any), u *merge.Updater, typ *schema.Type, res, obj typed.Value, version string, managers fieldpath.Managers, name string, remerged value.Value) (quirk bool) {
 	result := res.Value()
-	again, after2, err := u.Apply(res, obj, version, managers, name)
+	again, after2, err := u.Apply(res, obj, managers, merge.Writer{Manager: name, APIVersion: version})
 	if err != nil {
 		var cs merge.Conflicts
 		if !errors.As(err, &cs) || !feRealChanges(typ, cs.Set(), result, remerged).Empty() {
@@ -798,7 +798,7 @@ func feCheckReapply(fail func(string, ...any), u *merge.Updater, typ *schema.Typ
 	if !after2.Equal(managers) {
 		fail("second identical apply changed the managers:\n%v\nthen\n%v", feManagersString(managers), feManagersString(after2))
 	}
-	third, after3, err := u.Apply(again, obj, version, after2, name)
+	third, after3, err := u.Apply(again, obj, after2, merge.Writer{Manager: name, APIVersion: version})
 	if err != nil {
 		fail("third identical apply failed: %v", err)
 	}

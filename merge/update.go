@@ -225,10 +225,24 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// Update records that manager replaced live by obj (a PUT or a patch that is
-// not an apply): every other manager loses the fields that changed or
-// disappeared, and manager owns what it changed. It never conflicts.
-func (u *Updater) Update(live, obj typed.Value, version string, managers fieldpath.Managers, manager string) (typed.Value, fieldpath.Managers, error) {
+// Writer names who writes and in which API version the object it writes
+// is: the manager that will own what it writes, and the version recorded
+// with its fields. Its fields must be named, as in
+// Writer{Manager: "kubectl", APIVersion: "v1"}: a literal that lists the
+// two strings alone does not compile outside this package, so they cannot
+// be swapped by mistake.
+type Writer struct {
+	_          struct{} // makes unkeyed literals fail to compile
+	Manager    string
+	APIVersion string
+}
+
+// Update records that the writer replaced live by obj (a PUT or a patch
+// that is not an apply): every other manager loses the fields that changed
+// or disappeared, and the writer's manager owns what it changed. It never
+// conflicts.
+func (u *Updater) Update(live, obj typed.Value, managers fieldpath.Managers, by Writer) (typed.Value, fieldpath.Managers, error) {
+	version, manager := by.APIVersion, by.Manager
 	managers, err := u.reconcile(live, managers)
 	if err != nil {
 		return typed.Value{}, nil, err
@@ -247,13 +261,14 @@ func (u *Updater) Update(live, obj typed.Value, version string, managers fieldpa
 	return obj, managers, nil
 }
 
-// Apply merges config into live on behalf of manager. Fields that other
-// managers own and that the apply would change are conflicts (a Conflicts
-// error) unless Force is given, in which case manager takes them. Fields
-// manager applied before and no longer applies are removed unless another
-// manager owns them. When nothing in the object changes, the live object is
-// returned as it is.
-func (u *Updater) Apply(live, config typed.Value, version string, managers fieldpath.Managers, manager string, opts ...ApplyOption) (typed.Value, fieldpath.Managers, error) {
+// Apply merges config into live on behalf of the writer's manager. Fields
+// that other managers own and that the apply would change are conflicts (a
+// Conflicts error) unless Force is given, in which case the writer takes
+// them. Fields the writer applied before and no longer applies are removed
+// unless another manager owns them. When nothing in the object changes, the
+// live object is returned as it is.
+func (u *Updater) Apply(live, config typed.Value, managers fieldpath.Managers, by Writer, opts ...ApplyOption) (typed.Value, fieldpath.Managers, error) {
+	version, manager := by.APIVersion, by.Manager
 	var o applyOptions
 	for _, opt := range opts {
 		opt(&o)

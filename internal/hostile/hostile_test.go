@@ -720,7 +720,7 @@ func hostileCases() []hostileCase {
 				t.Fatal(err)
 			}
 			return func() error {
-				_, after, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), "v1", managers, "kubectl", merge.Force())
+				_, after, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"}, merge.Force())
 				if err == nil && (len(after) != 1 || after["kubectl"].Set.Size() != 5000) {
 					return fmt.Errorf("%d managers after forcing, kubectl owns %d fields", len(after), after["kubectl"].Set.Size())
 				}
@@ -733,7 +733,7 @@ func hostileCases() []hostileCase {
 			config := relabel(5000, "new")
 			u, _ := merge.NewUpdater()
 			return func() error {
-				_, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), "v1", managers, "kubectl")
+				_, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 				var cs merge.Conflicts
 				if errors.As(err, &cs) && len(cs) != 5000 {
 					return fmt.Errorf("%d conflicts", len(cs))
@@ -751,7 +751,7 @@ func hostileCases() []hostileCase {
 			u, _ := merge.NewUpdater()
 			obj := relabel(5000, "v")
 			return func() error {
-				_, after, err := u.Update(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, obj), "v1", managers, "kubectl")
+				_, after, err := u.Update(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, obj), managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 				if err == nil && len(after) != 5000 {
 					return fmt.Errorf("an update that changes nothing left %d managers", len(after))
 				}
@@ -796,7 +796,7 @@ func hostileCases() []hostileCase {
 			u, _ := merge.NewUpdater()
 			config := value.NewMap([]value.Field{{Name: "name", Value: value.NewString("x")}})
 			return func() error {
-				res, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), "v1", nil, "kubectl")
+				res, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), nil, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 				if err == nil {
 					if c, _ := res.Value().Get("containers"); len(c.Items()) != 100_000 {
 						return fmt.Errorf("the list has %d items after an apply that did not touch it", len(c.Items()))

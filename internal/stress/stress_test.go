@@ -117,7 +117,7 @@ func newFixture(t *testing.T) *fixture {
 	f.compared = make([][]string, m)
 	f.appliedManagers = make([][]string, m)
 	for i, a := range f.values {
-		live, managers, err := f.updater.Apply(typed.NewUnvalidated(f.w, value.NewNull()), typed.NewUnvalidated(f.w, a), "v1", nil, "a")
+		live, managers, err := f.updater.Apply(typed.NewUnvalidated(f.w, value.NewNull()), typed.NewUnvalidated(f.w, a), nil, merge.Writer{Manager: "a", APIVersion: "v1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func newFixture(t *testing.T) *fixture {
 				t.Fatal(err)
 			}
 			f.compared[i][j] = c.String()
-			res, after, err := f.updater.Apply(live, typed.NewUnvalidated(f.w, b), "v1", managers, "b", merge.Force())
+			res, after, err := f.updater.Apply(live, typed.NewUnvalidated(f.w, b), managers, merge.Writer{Manager: "b", APIVersion: "v1"}, merge.Force())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -361,7 +361,7 @@ func (f *fixture) read(r *rand.Rand, b *board) error {
 		}
 	case 2: // applies on shared live objects and managers
 		i, j := r.IntN(len(f.values)), r.IntN(len(f.values))
-		res, after, err := f.updater.Apply(f.live[i], typed.NewUnvalidated(f.w, f.values[j]), "v1", f.managers[i], "b", merge.Force())
+		res, after, err := f.updater.Apply(f.live[i], typed.NewUnvalidated(f.w, f.values[j]), f.managers[i], merge.Writer{Manager: "b", APIVersion: "v1"}, merge.Force())
 		if err != nil {
 			return err
 		}
