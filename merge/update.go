@@ -27,7 +27,7 @@ func (identity) Convert(v typed.Value, _ string) (typed.Value, error) { return v
 func (identity) IsMissingVersionError(error) bool                     { return false }
 
 // Option configures an Updater.
-type Option func(*options)
+type Option func(options) options
 
 type options struct {
 	converter    Converter
@@ -39,17 +39,21 @@ type options struct {
 // WithConverter sets the converter between API versions (the default treats
 // every version as the same).
 func WithConverter(c Converter) Option {
-	return func(o *options) { o.converter, o.converterSet = c, true }
+	return func(o options) options {
+		o.converter, o.converterSet = c, true
+		return o
+	}
 }
 
 // WithIgnoredFields names, per API version, fields that nobody owns: they are
 // left out of every manager's set and of conflicts (a status, for example).
 func WithIgnoredFields(fields map[string]*fieldpath.Set) Option {
-	return func(o *options) {
+	return func(o options) options {
 		o.ignored = make(map[string]*fieldpath.Set, len(fields))
 		for k, v := range fields {
 			o.ignored[k] = v
 		}
+		return o
 	}
 }
 
@@ -61,18 +65,19 @@ func WithIgnoredFields(fields map[string]*fieldpath.Set) Option {
 // function of its argument, safe for concurrent use, and must not modify
 // the set. It cannot be combined with WithIgnoredFields.
 func WithFieldFilter(filters map[string]func(*fieldpath.Set) *fieldpath.Set) Option {
-	return func(o *options) {
+	return func(o options) options {
 		o.filters = make(map[string]func(*fieldpath.Set) *fieldpath.Set, len(filters))
 		for k, f := range filters {
 			if f != nil {
 				o.filters[k] = f
 			}
 		}
+		return o
 	}
 }
 
 // ApplyOption changes one Apply.
-type ApplyOption func(*applyOptions)
+type ApplyOption func(applyOptions) applyOptions
 
 type applyOptions struct {
 	force bool
@@ -80,7 +85,10 @@ type applyOptions struct {
 
 // Force makes Apply take the fields it conflicts on instead of failing.
 func Force() ApplyOption {
-	return func(o *applyOptions) { o.force = true }
+	return func(o applyOptions) applyOptions {
+		o.force = true
+		return o
+	}
 }
 
 // Updater runs Update and Apply. Immutable after NewUpdater; safe for
@@ -105,7 +113,7 @@ func (u *Updater) converter() Converter {
 func NewUpdater(opts ...Option) (*Updater, error) {
 	var o options
 	for _, opt := range opts {
-		opt(&o)
+		o = opt(o)
 	}
 	if o.converterSet && o.converter == nil {
 		return nil, errors.New("merge: WithConverter given a nil converter")
@@ -271,7 +279,7 @@ func (u *Updater) Apply(live, config typed.Value, managers fieldpath.Managers, b
 	version, manager := by.APIVersion, by.Manager
 	var o applyOptions
 	for _, opt := range opts {
-		opt(&o)
+		o = opt(o)
 	}
 	managers, err := u.reconcile(live, managers)
 	if err != nil {
