@@ -742,7 +742,8 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 			if !mine.Set.Empty() && (!mine.Applied || mine.APIVersion != version) {
 				fail("applier entry %+v", mine)
 			}
-			remerged, err := typed.Merge(typ, result, obj)
+			remergedT, err := typed.NewUnvalidated(typ, result).Merge(typed.NewUnvalidated(typ, obj))
+			remerged := remergedT.Value()
 			if err != nil {
 				fail("merging the configuration into the result: %v", err)
 			}
@@ -828,7 +829,8 @@ func feSource(c *feChoices, g *feGen, typ *schema.Type, update bool, pool []feDo
 			base = live
 		}
 		fresh := g.root(typ)
-		merged, err := typed.Merge(typ, base, fresh)
+		mergedT, err := typed.NewUnvalidated(typ, base).Merge(typed.NewUnvalidated(typ, fresh))
+		merged := mergedT.Value()
 		if err != nil {
 			return value.Value{}, "", false, fmt.Errorf("merging %s into %s: %w", value.ToJSON(fresh), value.ToJSON(base), err)
 		}

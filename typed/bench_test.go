@@ -53,18 +53,10 @@ func BenchmarkMerge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("method", func(b *testing.B) {
+	b.Run("validated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := live.Merge(cfg); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("function", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := typed.Merge(w, live.Value(), cfg.Value()); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -675,7 +675,8 @@ func hostileCases() []hostileCase {
 				if s.Size() != 1 {
 					return fmt.Errorf("field set of %d paths, want the leaf", s.Size())
 				}
-				m, err := typed.Merge(n, v, v)
+				mT, err := typed.NewUnvalidated(n, v).Merge(typed.NewUnvalidated(n, v))
+				m := mT.Value()
 				if err == nil && !value.Equal(m, v) {
 					return errors.New("merging a value with itself changed it")
 				}
@@ -786,7 +787,7 @@ func hostileCases() []hostileCase {
 			w := widget(t)
 			v := duplicateItems(100_000)
 			return func() error {
-				_, err := typed.Merge(w, value.NewMap(nil), v)
+				_, err := typed.NewUnvalidated(w, value.NewMap(nil)).Merge(typed.NewUnvalidated(w, v))
 				return err
 			}
 		}, want: "duplicate entries", longError: true},
@@ -879,7 +880,8 @@ func hostileCases() []hostileCase {
 			w := widget(t)
 			live, config := distinctItems(100_000, "old"), distinctItems(100_000, "new")
 			return func() error {
-				m, err := typed.Merge(w, live, config)
+				mT, err := typed.NewUnvalidated(w, live).Merge(typed.NewUnvalidated(w, config))
+				m := mT.Value()
 				if err == nil && !value.Equal(m, config) {
 					return errors.New("merged list is not the configuration")
 				}
