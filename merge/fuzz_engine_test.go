@@ -850,23 +850,67 @@ func feDropEmpty(v value.Value) value.Value {
 // reference does.
 func feRealChanges(typ *schema.Type, diff *fieldpath.Set, a, b value.Value) *fieldpath.Set {
 	return diff.Filter(func(p fieldpath.Path) bool {
-		one := fieldpath.NewSet(p)
-		x := typed.ExtractItems(typ, a, one)
-		y := typed.ExtractItems(typ, b, one)
-		return !value.Equal(feEmptyToNull(x), feEmptyToNull(y))
+		return !value.Equal(feEmptyToNull(feAt(a, p)), feEmptyToNull(feAt(b, p)))
 	})
 }
 
-// feEmptyToNull returns v with every empty list and map replaced by null.
+// feAt returns the value at p in v, or null where there is none (an
+// absent field and a null one are the same here).
+func feAt(v value.Value, p fieldpath.Path) value.Value {
+	for _, e := range p {
+		var next value.Value
+		found := false
+		switch e.Kind() {
+		case fieldpath.FieldNameKind:
+			next, found = v.Get(e.FieldName())
+		case fieldpath.IndexKind:
+			if items := v.Items(); e.Index() < len(items) {
+				next, found = items[e.Index()], true
+			}
+		case fieldpath.ValueKind:
+			for _, it := range v.Items() {
+				if value.Equal(it, e.Value()) {
+					next, found = it, true
+					break
+				}
+			}
+		case fieldpath.KeyKind:
+			for _, it := range v.Items() {
+				match := true
+				for _, k := range e.Key() {
+					if x, ok := it.Get(k.Name); !ok || !value.Equal(x, k.Value) {
+						match = false
+						break
+					}
+				}
+				if match {
+					next, found = it, true
+					break
+				}
+			}
+		}
+		if !found {
+			return value.NewNull()
+		}
+		v = next
+	}
+	return v
+}
+
+// feEmptyToNull returns v with every empty list and map replaced by null,
+// and every field whose value becomes null dropped: pruning that empties a
+// map leaves null, up to the root (see the quirks in docs/reliability.md).
 func feEmptyToNull(v value.Value) value.Value {
 	switch v.Kind() {
 	case value.Map:
-		if len(v.Fields()) == 0 {
-			return value.NewNull()
+		var fs []value.Field
+		for _, f := range v.Fields() {
+			if x := feEmptyToNull(f.Value); x.Kind() != value.Null {
+				fs = append(fs, value.Field{Name: f.Name, Value: x})
+			}
 		}
-		fs := make([]value.Field, len(v.Fields()))
-		for i, f := range v.Fields() {
-			fs[i] = value.Field{Name: f.Name, Value: feEmptyToNull(f.Value)}
+		if len(fs) == 0 {
+			return value.NewNull()
 		}
 		return value.NewMap(fs)
 	case value.List:
