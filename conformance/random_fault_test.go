@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/structmerge/structmerge/conformance/internal/gen"
 	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/scenario/gen"
 	"github.com/structmerge/structmerge/value"
 )
 

@@ -18,10 +18,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/structmerge/structmerge/conformance/internal/gen"
 	"github.com/structmerge/structmerge/conformance/smdengine"
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/scenario/gen"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/value"
 	smdfieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -1069,47 +1069,6 @@ func rndReplayMinimize(t *testing.T, f *scenario.File) {
 	t.Logf("minimised (%s):\n%s", m.v.detail, rndScenario(desc, f.Schema.Text, f.Type, []rndCaseStep{m}).YAML())
 }
 
-// rndShrinkValue returns the variants of v with one map entry or list item
-// removed, at any depth, shallowest first.
-func rndShrinkValue(v any) []any {
-	var out []any
-	switch x := v.(type) {
-	case map[string]any:
-		keys := gen.SortedKeys(x)
-		for _, k := range keys {
-			c := make(map[string]any, len(x)-1)
-			for _, o := range keys {
-				if o != k {
-					c[o] = x[o]
-				}
-			}
-			out = append(out, c)
-		}
-		for _, k := range keys {
-			for _, sub := range rndShrinkValue(x[k]) {
-				c := make(map[string]any, len(x))
-				for _, o := range keys {
-					c[o] = x[o]
-				}
-				c[k] = sub
-				out = append(out, c)
-			}
-		}
-	case []any:
-		for i := range x {
-			out = append(out, slices.Delete(slices.Clone(x), i, i+1))
-		}
-		for i := range x {
-			for _, sub := range rndShrinkValue(x[i]) {
-				c := slices.Clone(x)
-				c[i] = sub
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
 // rndMinimize shrinks a step greedily: it removes parts of the live object,
 // of the object sent and of the managers' field sets for as long as the
 // step keeps its verdict (the same deviation, or a mismatch of the same
@@ -1117,63 +1076,19 @@ func rndShrinkValue(v any) []any {
 // any difference in the results counts, documented deviations included.
 func rndMinimize(s *gen.Schema, smdT, smT scenario.Typed, st rndCaseStep) rndCaseStep {
 	kind := rndKind(st.v)
-	try := func(before scenario.State, op scenario.Operation) (rndCaseStep, bool) {
-		n := rndCaseStep{before: before, op: op}
-		n.smd = rndDoSafely(smdT, before, op)
-		n.sm = rndDoSafely(smT, before, op)
+	run := func(c *gen.Scenario) rndCaseStep {
+		n := rndCaseStep{before: c.Live, op: c.Steps[0].Op}
+		n.smd = rndDoSafely(smdT, n.before, n.op)
+		n.sm = rndDoSafely(smT, n.before, n.op)
 		n.v = rndCompareResults(s, n)
-		return n, rndKind(n.v) == kind
+		return n
 	}
-	budget := 3000
-	for improved := true; improved && budget > 0; {
-		improved = false
-		var cands []func() (scenario.State, scenario.Operation)
-		for _, name := range gen.SortedKeys(st.before.Managers) {
-			cands = append(cands, func() (scenario.State, scenario.Operation) {
-				b := rndCloneState(st.before)
-				delete(b.Managers, name)
-				return b, st.op
-			})
-			var tree any
-			if json.Unmarshal(st.before.Managers[name].FieldsV1, &tree) == nil {
-				for _, sub := range rndShrinkValue(tree) {
-					cands = append(cands, func() (scenario.State, scenario.Operation) {
-						b := rndCloneState(st.before)
-						m := b.Managers[name]
-						m.FieldsV1, _ = json.Marshal(sub)
-						b.Managers[name] = m
-						return b, st.op
-					})
-				}
-			}
-		}
-		for _, sub := range rndShrinkValue(st.op.Object) {
-			cands = append(cands, func() (scenario.State, scenario.Operation) {
-				op := st.op
-				op.Object = sub
-				return st.before, op
-			})
-		}
-		if st.before.HasObject {
-			for _, sub := range rndShrinkValue(st.before.Object) {
-				cands = append(cands, func() (scenario.State, scenario.Operation) {
-					b := rndCloneState(st.before)
-					b.Object = sub
-					return b, st.op
-				})
-			}
-		}
-		for _, cand := range cands {
-			if budget--; budget < 0 {
-				break
-			}
-			if n, ok := try(cand()); ok {
-				st, improved = n, true
-				break
-			}
-		}
+	one := &gen.Scenario{Live: st.before, Steps: []gen.Step{{Op: st.op}}}
+	small := gen.Minimize(one, func(c *gen.Scenario) bool { return rndKind(run(c).v) == kind }, 3000)
+	if small == one {
+		return st
 	}
-	return st
+	return run(small)
 }
 
 // rndKind is the kind of a verdict: its class and name, and for a

@@ -1,13 +1,11 @@
 package fieldpath_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/outside"
 	"github.com/structmerge/structmerge/internal/seal"
 )
 
@@ -82,22 +80,6 @@ func TestUncheckedSealed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("go.sum", string(sum))
-	write("go.mod", "module example.com/outside\n\ngo 1.26\n\nrequire github.com/structmerge/structmerge v0.0.0\n\nreplace github.com/structmerge/structmerge => "+root+"\n")
 	for _, tc := range []struct{ name, body, want string }{
 		{"import seal", `import (
 	"github.com/structmerge/structmerge/fieldpath"
@@ -116,11 +98,7 @@ func F(a *fieldpath.Assembler) *fieldpath.Set { return a.CloseInOrder(a.Open()) 
 `, "a.CloseInOrder undefined"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			write("outside.go", "package outside\n\n"+tc.body)
-			cmd := exec.Command("go", "build", "./...")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-			out, err := cmd.CombinedOutput()
+			out, err := outside.Build(t, "..", tc.body)
 			if err == nil {
 				t.Fatalf("an outside package compiled a call of an unchecked operation")
 			}

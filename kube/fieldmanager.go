@@ -468,7 +468,7 @@ func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, for
 	if force {
 		aopts = append(aopts, merge.Force())
 	}
-	res, managers, err := c.updater.Apply(lv, patch, c.gvk.APIVersion(), mg.fields, id, aopts...)
+	res, managers, err := c.updater.Apply(lv, patch, mg.fields, merge.Writer{Manager: id, APIVersion: c.gvk.APIVersion()}, aopts...)
 	if err != nil {
 		return value.Value{}, false, nil, err
 	}
@@ -549,7 +549,7 @@ func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error)
 	if err != nil {
 		return nil, &LiveObjectError{Err: fmt.Errorf("failed to convert live object (%v) to smd typed: %w", objectName(live), err)}
 	}
-	_, managers, err := c.updater.Update(lv, nv, c.gvk.APIVersion(), mg.fields, currentOperation)
+	_, managers, err := c.updater.Update(lv, nv, mg.fields, merge.Writer{Manager: currentOperation, APIVersion: c.gvk.APIVersion()})
 	if err != nil {
 		return nil, fmt.Errorf("failed to update ManagedFields (%v): %w", objectName(obj), err)
 	}

@@ -32,7 +32,7 @@ types:
 	live, _ := typed.New(t, value.Value{}, typed.AllowDuplicates())
 	cfg, _ := value.FromYAML([]byte(`{name: web, replicas: 3}`))
 	config, _ := typed.New(t, cfg)
-	live, managers, err = u.Apply(live, config, "v1", managers, "kubectl")
+	live, managers, err = u.Apply(live, config, managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 	if err != nil {
 		panic(err)
 	}
@@ -41,7 +41,7 @@ types:
 
 	hpa, _ := value.FromYAML([]byte(`{replicas: 5}`))
 	config, _ = typed.New(t, hpa)
-	_, _, err = u.Apply(live, config, "v1", managers, "hpa")
+	_, _, err = u.Apply(live, config, managers, merge.Writer{Manager: "hpa", APIVersion: "v1"})
 	var conflicts merge.Conflicts
 	if errors.As(err, &conflicts) {
 		fmt.Println(conflicts)

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/scenario/gen"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
@@ -26,18 +25,19 @@ import (
 )
 
 // FuzzApply drives the merge engine with random operations: applies
-// (forced or not) and updates by a few managers at two API versions, on
-// random live objects, for one of a few fixed schemas. Its input is a
-// program (bytes read as a sequence of choices, see feRun, continued by a
-// generator seeded from the input once they run out) and a YAML stream of
-// documents the program can pick objects from; everything else is generated
-// from the program's choices, so the same input always runs the same
-// operations.
+// (forced or not) and updates by a few managers at two API versions, on a
+// random schema and random live objects, all drawn by the scenario
+// generator (internal/scenario/gen). Its input is a program (bytes the
+// generator's random source reads, continued by a generator seeded from
+// the input once they run out) and a YAML stream of documents the program
+// can pick objects from; the same input always runs the same operations.
 //
 // After every operation it checks:
 //   - nothing panics, the inputs are unchanged and the result validates;
 //   - an apply either succeeds or fails with Conflicts (never when forced),
 //     and conflicts name fields the named manager owns;
+//   - after a forced apply no manager owns a field the apply without force
+//     conflicted on;
 //   - after a successful apply the applier owns exactly the configuration's
 //     field set, and merging the configuration again changes nothing;
 //   - applying the same configuration again by the same manager is a no-op:
@@ -48,25 +48,23 @@ import (
 //   - after an update the writer owns what it added or modified;
 //   - objects survive JSON and YAML round trips, and managers' sets a
 //     FieldsV1 round trip.
+//
+// A failure prints the operations as a scenario file, minimised: steps and
+// parts of objects are dropped for as long as the scenario still fails.
 func FuzzApply(f *testing.F) {
-	for _, s := range feSeeds(f) {
+	for _, s := range feSeeds() {
 		f.Add(s.program, s.docs)
 	}
-	schemas := feLoadSchemas(f)
 	f.Fuzz(func(t *testing.T, program []byte, docs string) {
-		feRun(t, schemas, program, docs)
+		feRun(t, program, docs)
 	})
 }
 
 // TestApplyFuzzSeeds runs FuzzApply's seeds as a plain test, with a log of
-// what each one did, so that `go test -run ApplyFuzzSeeds -v` shows the
-// harness at work.
+// what they did, so that `go test -run ApplyFuzzSeeds -v` shows the harness
+// at work.
 func TestApplyFuzzSeeds(t *testing.T) {
-	schemas := feLoadSchemas(t)
-	seeds := feSeeds(t)
-	if len(seeds) < 50 {
-		t.Fatalf("only %d seeds; the scenario corpus was not found", len(seeds))
-	}
+	seeds := feSeeds()
 	committed := feCommittedSeeds(t)
 	if len(committed) == 0 {
 		t.Fatal("no committed seeds in testdata/fuzz/FuzzApply")
@@ -74,13 +72,12 @@ func TestApplyFuzzSeeds(t *testing.T) {
 	seeds = append(seeds, committed...)
 	var total feStats
 	for _, s := range seeds {
-		st := feRun(t, schemas, s.program, s.docs)
-		total.add(st)
+		total.add(feRun(t, s.program, s.docs))
 	}
 	t.Logf("%d seeds: %+v", len(seeds), total)
 	// The seeds must exercise every kind of operation and the one quirk
 	// the harness tolerates, or the harness is not doing what it claims.
-	if total.applied == 0 || total.forced == 0 || total.updated == 0 || total.conflicts == 0 || total.retried == 0 || total.quirks == 0 {
+	if total.applied == 0 || total.forced == 0 || total.updated == 0 || total.conflicts == 0 || total.retried == 0 || total.quirks == 0 || total.fromDoc == 0 {
 		t.Errorf("seeds do not cover every operation: %+v", total)
 	}
 }
@@ -118,7 +115,6 @@ func feCommittedSeeds(t *testing.T) []feSeed {
 // harness: a property test that needs no fuzzing engine. It logs its seed;
 // FE_SEED=n reruns one seed and FE_PROGRAMS=n changes how many programs run.
 func TestApplyRandomPrograms(t *testing.T) {
-	schemas := feLoadSchemas(t)
 	n := 300
 	if testing.Short() {
 		n = 50
@@ -138,7 +134,7 @@ func TestApplyRandomPrograms(t *testing.T) {
 		for j := range program {
 			program[j] = byte(r.Uint32())
 		}
-		total.add(feRun(t, schemas, program, ""))
+		total.add(feRun(t, program, ""))
 		if t.Failed() {
 			t.Fatalf("program %d: %x", i, program)
 		}
@@ -161,356 +157,89 @@ func TestFuzzQuirkScenarios(t *testing.T) {
 	}
 }
 
-// Schemas.
-
-type feSchema struct {
-	name string
-	typ  *schema.Type
-}
-
-// feTreeSchema is a recursive type with a keyed list and a map of itself, an
-// atomic override of itself, a set of numbers and a deduced field.
-const feTreeSchema = `types:
-- name: node
-  map:
-    fields:
-    - name: name
-      type: {scalar: string}
-    - name: size
-      type: {scalar: numeric}
-    - name: children
-      type:
-        list:
-          elementType: {namedType: node}
-          elementRelationship: associative
-          keys: [name]
-    - name: byName
-      type:
-        map:
-          elementType: {namedType: node}
-    - name: frozen
-      type: {namedType: node, elementRelationship: atomic}
-    - name: numbers
-      type:
-        list:
-          elementType: {scalar: numeric}
-          elementRelationship: associative
-    - name: anything
-      type: {namedType: __untyped_deduced_}
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType: {namedType: __untyped_atomic_}
-    elementRelationship: atomic
-  map:
-    elementType: {namedType: __untyped_atomic_}
-    elementRelationship: atomic
-- name: __untyped_deduced_
-  scalar: untyped
-  list:
-    elementType: {namedType: __untyped_atomic_}
-    elementRelationship: atomic
-  map:
-    elementType: {namedType: __untyped_deduced_}
-    elementRelationship: separable
-`
-
-// The schemas a program chooses from, by its first byte.
-const (
-	feWidget = iota
-	feDeduced
-	feTree
-	feNumSchemas
-)
-
-func feLoadSchemas(tb testing.TB) []feSchema {
-	tb.Helper()
-	data, err := os.ReadFile("testdata/basic.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	basic, err := schema.CompileYAML(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w, ok := basic.Type("widget")
-	if !ok {
-		tb.Fatal("basic.yaml has no widget type")
-	}
-	tree, err := schema.CompileYAML([]byte(feTreeSchema))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	node, _ := tree.Type("node")
-	out := make([]feSchema, feNumSchemas)
-	out[feWidget] = feSchema{"widget", w}
-	out[feDeduced] = feSchema{"deduced", schema.Deduced()}
-	out[feTree] = feSchema{"tree", node}
-	return out
-}
-
-// Reading choices.
-
-// feChoices reads a program one byte at a time. Past its end it goes on
-// with bytes drawn from a generator seeded by a hash of the whole input
-// (program and documents), so that every input runs feMaxSteps operations
-// however short it is (the fuzzing engine keeps its inputs short), and the
-// same input always makes the same choices.
-type feChoices struct {
-	b    []byte
-	i    int
-	seed uint64
-	rng  *rand.Rand
-}
-
-func newFeChoices(program []byte, docs string) *feChoices {
-	h := fnv.New64a()
-	h.Write(program)
-	h.Write([]byte{0})
-	h.Write([]byte(docs))
-	return &feChoices{b: program, seed: h.Sum64()}
-}
-
-func (c *feChoices) next() byte {
-	if c.i < len(c.b) {
-		c.i++
-		return c.b[c.i-1]
-	}
-	if c.rng == nil {
-		c.rng = rand.New(rand.NewPCG(c.seed, 0x5eed))
-	}
-	return byte(c.rng.Uint32())
-}
-
-func (c *feChoices) intn(n int) int {
-	if n <= 1 {
-		return 0
-	}
-	return int(c.next()) % n
-}
-
-// Generating values that fit a type.
-
-// Pools of scalars: small, so that generated values collide on keys and
-// values, with a few that are hard to encode or compare.
-var (
-	feStrings = []value.Value{
-		value.NewString("a"), value.NewString("b"), value.NewString("c"), value.NewString(""),
-		value.NewString("x"), value.NewString("TCP"), value.NewString("yes"), value.NewString("null"),
-		value.NewString("1"), value.NewString("a.b"), value.NewString("[x]"), value.NewString("é"),
-		value.NewString("with space"), value.NewString("line\nbreak"), value.NewString(`"q"`), value.NewString("<&>"),
-	}
-	feNumbers = []value.Value{
-		value.NewInt(0), value.NewInt(1), value.NewInt(2), value.NewInt(80), value.NewInt(-1),
-		value.NewFloat(0.5), value.NewFloat(1), value.NewFloat(2.5), value.NewFloat(1e20), value.NewInt(math.MaxInt64),
-		value.NewInt(math.MinInt64), value.NewFloat(-0.25), value.NewInt(443), value.NewFloat(1e-7), value.NewInt(3), value.NewFloat(80),
-	}
-	feKeyStrings = []value.Value{value.NewString("a"), value.NewString("b"), value.NewString("c"), value.NewString("TCP"), value.NewString("UDP")}
-	feKeyNumbers = []value.Value{value.NewInt(80), value.NewInt(443), value.NewInt(1), value.NewFloat(8080)}
-	feMapKeys    = []string{"k1", "k2", "k3", "a", "x", "a.b", "é", ""}
-)
-
-const (
-	feMaxDepth = 5
-	feBudget   = 48 // nodes per generated value
-)
-
-type feGen struct {
-	c      *feChoices
-	budget int
-}
-
-// root returns an object of type t: always a map, as Kubernetes objects
-// are. (On both engines, an apply that turns a map root of the deduced type
-// into a list prunes the list away: see docs/reliability.md.)
-func (g *feGen) root(t *schema.Type) value.Value {
-	g.budget = feBudget
-	if t.Map() == nil {
-		return g.value(t, 0)
-	}
-	return g.mapValue(t.Map(), 0, nil)
-}
-
-func (g *feGen) scalar(k schema.ScalarKind) value.Value {
-	switch k {
-	case schema.String:
-		return feStrings[g.c.intn(len(feStrings))]
-	case schema.Numeric:
-		return feNumbers[g.c.intn(len(feNumbers))]
-	case schema.Boolean:
-		return value.NewBool(g.c.next()&1 == 1)
-	case schema.Untyped:
-		switch g.c.intn(3) {
-		case 0:
-			return g.scalar(schema.String)
-		case 1:
-			return g.scalar(schema.Numeric)
-		}
-		return g.scalar(schema.Boolean)
-	}
-	return value.NewNull()
-}
-
-// value returns a value of type t (never null unless t accepts nothing
-// else and the choice says so).
-func (g *feGen) value(t *schema.Type, depth int) value.Value {
-	g.budget--
-	var kinds []value.Kind
-	if t.Scalar() != schema.NoScalar {
-		kinds = append(kinds, value.String)
-	}
-	if t.List() != nil {
-		kinds = append(kinds, value.List)
-	}
-	if t.Map() != nil {
-		kinds = append(kinds, value.Map)
-	}
-	if len(kinds) == 0 {
-		return value.NewNull()
-	}
-	k := kinds[g.c.intn(len(kinds))]
-	if depth >= feMaxDepth || g.budget <= 0 {
-		if t.Scalar() != schema.NoScalar {
-			k = value.String
-		}
-	}
-	switch k {
-	case value.List:
-		return g.list(t.List(), depth)
-	case value.Map:
-		return g.mapValue(t.Map(), depth, nil)
-	}
-	return g.scalar(t.Scalar())
-}
-
-func (g *feGen) full(depth int) bool { return depth >= feMaxDepth || g.budget <= 0 }
-
-// mapValue fills a map of type m. The fields in preset are set first (the
-// key fields of a list item) and, like those named in skip (key fields left
-// to their defaults), not generated.
-func (g *feGen) mapValue(m *schema.Map, depth int, preset []value.Field, skip ...string) value.Value {
-	fields := preset
-	has := func(name string) bool {
-		for _, f := range fields {
-			if f.Name == name {
-				return true
-			}
-		}
-		return slices.Contains(skip, name)
-	}
-	for _, f := range m.Fields() {
-		if g.full(depth) {
-			break
-		}
-		if has(f.Name()) {
+// TestMinimizedOnFailure breaks one invariant on purpose (an update whose
+// result is said to differ from its object when the object sets a field
+// named like the schema's first) and checks that the report is a scenario
+// file, minimised down to one step that still fails, which runs as a
+// scenario.
+func TestMinimizedOnFailure(t *testing.T) {
+	for i := range 200 {
+		program := []byte(fmt.Sprint("minimise", i))
+		p := feProgram(program, "")
+		fails := func(sc *gen.Scenario) bool { return feBroken(p.typ, sc) != nil }
+		sc := p.record(20)
+		if !fails(sc) {
 			continue
 		}
-		switch b := g.c.next() % 8; {
-		case b < 4:
-			continue // omitted
-		case b == 7:
-			fields = append(fields, value.Field{Name: f.Name(), Value: value.NewNull()})
-		default:
-			fields = append(fields, value.Field{Name: f.Name(), Value: g.value(f.Type(), depth+1)})
+		small := gen.Minimize(sc, fails, 2000)
+		if len(small.Steps) != 1 || small.Steps[0].Op.Op != scenario.OpUpdate {
+			t.Fatalf("minimised to %d steps, not to the one failing update:\n%s", len(small.Steps), small.YAML())
 		}
-	}
-	if et := m.ElementType(); et != nil {
-		for n := g.c.intn(4); n > 0 && !g.full(depth); n-- {
-			name := feMapKeys[g.c.intn(len(feMapKeys))]
-			if _, declared := m.Field(name); declared || has(name) {
-				continue
-			}
-			fields = append(fields, value.Field{Name: name, Value: g.value(et, depth+1)})
+		if obj, _ := small.Steps[0].Op.Object.(map[string]any); len(obj) != 1 {
+			t.Fatalf("the failing object was not minimised to one field:\n%s", small.YAML())
 		}
+		f, err := scenario.Parse("minimised.yaml", small.YAML())
+		if err != nil {
+			t.Fatalf("the minimised scenario does not parse: %v\n%s", err, small.YAML())
+		}
+		if _, err := (native.Engine{}).Compile(f.Schema.Text, f.Type); err != nil {
+			t.Fatalf("the minimised scenario's schema does not compile: %v", err)
+		}
+		return
 	}
-	return value.NewMap(fields)
+	t.Fatal("no program made an update that sets the first field")
 }
 
-func (g *feGen) list(l *schema.List, depth int) value.Value {
-	n := g.c.intn(5)
-	var items []value.Value
-	et := l.ElementType()
-	switch {
-	case l.Relationship() != schema.Associative:
-		for ; n > 0 && !g.full(depth); n-- {
-			items = append(items, g.value(et, depth+1))
-		}
-	case len(l.Keys()) == 0: // a set of scalars
-		for ; n > 0 && !g.full(depth); n-- {
-			v := g.scalar(et.Scalar())
-			if !feContains(items, v) {
-				items = append(items, v)
+// feBroken replays sc with a deliberately wrong invariant: an update must
+// not set the first field of the root type.
+func feBroken(typ *schema.Type, sc *gen.Scenario) error {
+	first := typ.Map().Fields()[0].Name()
+	for _, st := range sc.Steps {
+		if obj, ok := st.Op.Object.(map[string]any); ok && st.Op.Op == scenario.OpUpdate {
+			if _, set := obj[first]; set {
+				return fmt.Errorf("update sets %s", first)
 			}
-		}
-	default:
-		em := et.Map()
-		if em == nil {
-			break
-		}
-		var keys []value.Value // each item's key fields, defaults applied, as a list
-		for ; n > 0 && !g.full(depth); n-- {
-			var preset []value.Field
-			var key []value.Value
-			var defaulted []string
-			for i, k := range l.Keys() {
-				f, ok := em.Field(k)
-				if !ok {
-					continue
-				}
-				def, hasDef := l.KeyDefault(i)
-				if hasDef && g.c.next()&1 == 0 {
-					key = append(key, def)
-					defaulted = append(defaulted, k)
-					continue
-				}
-				var kv value.Value
-				if f.Type().Scalar() == schema.Numeric {
-					kv = feKeyNumbers[g.c.intn(len(feKeyNumbers))]
-				} else {
-					kv = feKeyStrings[g.c.intn(len(feKeyStrings))]
-				}
-				preset = append(preset, value.Field{Name: k, Value: kv})
-				key = append(key, kv)
-			}
-			kl := value.NewList(key)
-			if feContains(keys, kl) {
-				continue
-			}
-			keys = append(keys, kl)
-			g.budget--
-			items = append(items, g.mapValue(em, depth+1, preset, defaulted...))
 		}
 	}
-	return value.NewList(items)
+	return nil
 }
 
-func feContains(items []value.Value, v value.Value) bool {
-	for _, it := range items {
-		if value.Equal(it, v) {
-			return true
-		}
-	}
-	return false
+// The program's random source.
+
+// feBytes is a random source that reads a program eight bytes at a time
+// (a short read is padded with zeros). Past its end it goes on with a
+// generator seeded by a hash of the program, so that every input runs
+// feMaxSteps operations however short it is (the fuzzing engine keeps its
+// inputs short), and the same program always makes the same choices (and
+// draws the same schema, whatever the documents).
+type feBytes struct {
+	b    []byte
+	seed uint64
+	rng  *rand.PCG
 }
 
-// pickPaths returns a few paths of s chosen by the program.
-func (g *feGen) pickPaths(s *fieldpath.Set) *fieldpath.Set {
-	size := s.Size()
-	if size == 0 {
-		return nil
-	}
-	var picked []fieldpath.Path
-	for n := g.c.intn(4); n > 0; n-- {
-		want, i := g.c.intn(size), 0
-		for p := range s.All() {
-			if i == want {
-				picked = append(picked, p.Copy())
-				break
+func newFeBytes(program []byte) *feBytes {
+	h := fnv.New64a()
+	h.Write(program)
+	return &feBytes{b: program, seed: h.Sum64()}
+}
+
+// Uint64 implements rand.Source.
+func (s *feBytes) Uint64() uint64 {
+	if len(s.b) > 0 {
+		var x uint64
+		for i := range 8 {
+			if i < len(s.b) {
+				x |= uint64(s.b[i]) << (8 * i)
 			}
-			i++
 		}
+		s.b = s.b[min(8, len(s.b)):]
+		return x
 	}
-	return fieldpath.NewSet(picked...)
+	if s.rng == nil {
+		s.rng = rand.NewPCG(s.seed, 0x5eed)
+	}
+	return s.rng.Uint64()
 }
 
 // Running a program.
@@ -520,8 +249,7 @@ var (
 	feVersions = []string{"v1", "v2"}
 )
 
-// Operation kinds: the low two bits of an operation byte. The next two
-// bits pick the manager and the one after the version.
+// Operation kinds.
 const (
 	feApply = iota
 	feForceApply
@@ -529,11 +257,11 @@ const (
 	feApplyRetry // apply; on conflict, apply again with Force
 )
 
-// Where an operation's object comes from: the byte after the operation.
+// Where an operation's object comes from.
 const (
-	feFromDoc    = iota // the next byte picks a document of the stream
+	feFromDoc    = iota // a document of the stream
 	feFromFresh         // generated from the schema
-	feFromEvolve        // the manager's last configuration (for an update, the live object) merged with a generated one, minus a few fields
+	feFromEvolve        // the manager's last configuration (for an update, the live object) changed by the generator
 	feFromLive          // a few fields of the live object (for an update, the live object minus a few fields)
 	feFromOther         // another manager's last configuration
 	feFromEmpty         // an empty object
@@ -546,8 +274,8 @@ const (
 )
 
 type feStats struct {
-	applied, forced, updated, conflicts, retried, skipped int
-	quirks                                                int // second applies that conflicted over null against {} (feCheckReapply)
+	applied, forced, updated, conflicts, retried, skipped, fromDoc int
+	quirks                                                         int // second applies that conflicted over null against {} (feCheckReapply)
 }
 
 func (s *feStats) add(o feStats) {
@@ -557,27 +285,32 @@ func (s *feStats) add(o feStats) {
 	s.conflicts += o.conflicts
 	s.retried += o.retried
 	s.skipped += o.skipped
+	s.fromDoc += o.fromDoc
 	s.quirks += o.quirks
 }
 
-// feRun runs one program (see FuzzApply) and checks the invariants after
-// every operation. Program layout: schema byte, live-object byte (0 null,
-// 1 the first document, 2 generated), then per operation an operation
-// byte, a source byte and, for feFromDoc, a document byte; generated values
-// take their choices from the bytes that follow. Past the end of the
-// program, the choices come from a generator seeded by the input (see
-// feChoices), up to feMaxSteps operations.
-func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStats {
-	t.Helper()
-	var st feStats
-	c := newFeChoices(program, docs)
-	sc := schemas[c.intn(len(schemas))]
-	typ := sc.typ
-	g := &feGen{c: c}
+// feProg is a program being run: the generator, the schema it drew and
+// the documents of the stream that fit it.
+type feProg struct {
+	r    *rand.Rand
+	s    *gen.Schema
+	vals *gen.Values
+	typ  *schema.Type
+	pool []feDoc
+}
 
+// feProgram draws a program's schema and reads its documents.
+func feProgram(program []byte, docs string) *feProg {
+	r := rand.New(newFeBytes(program))
+	s := gen.Generate(r, gen.Options{MaxTypes: 6})
+	compiled, err := schema.CompileYAML(s.YAML())
+	if err != nil {
+		panic(fmt.Sprintf("a generated schema does not compile: %v\n%s", err, s.YAML()))
+	}
+	typ, _ := compiled.Type(s.Root)
+	p := &feProg{r: r, s: s, vals: &gen.Values{S: s, R: r, MaxDepth: 5}, typ: typ}
 	// The documents: those that fit the type strictly (duplicates in a
 	// keyed list are a different story, not this one's).
-	var pool []feDoc
 	if ds, err := value.FromYAMLDocuments([]byte(docs), value.MaxDepth(32), value.MaxBytes(1<<16)); err == nil {
 		for i, d := range ds {
 			if i == feMaxDocs {
@@ -585,186 +318,318 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 			}
 			k := d.Value.Kind()
 			ok := (k == value.Map || k == value.Null) && typed.Validate(typ, d.Value) == nil
-			pool = append(pool, feDoc{d.Value, ok})
+			p.pool = append(p.pool, feDoc{d.Value, ok})
 		}
 	}
+	return p
+}
+
+// object converts a generated value.
+func (p *feProg) object(x any) value.Value {
+	v, err := value.FromUnstructured(x)
+	if err != nil {
+		panic(fmt.Sprintf("a generated value does not convert: %v", err))
+	}
+	return v
+}
+
+// record draws a program of at most n operations without running them
+// (every object is fresh or a change of the last one): the input of
+// TestMinimizedOnFailure.
+func (p *feProg) record(n int) *gen.Scenario {
+	sc := &gen.Scenario{Schema: p.s.YAML(), Type: p.s.Root}
+	var last any = map[string]any{}
+	for range n {
+		obj := p.vals.Object()
+		if p.r.IntN(2) == 0 {
+			obj = p.vals.Mutate(p.s.RootType(), last)
+		}
+		last = obj
+		op := [...]string{scenario.OpApply, scenario.OpForceApply, scenario.OpUpdate}[p.r.IntN(3)]
+		sc.Steps = append(sc.Steps, gen.Step{Op: scenario.Operation{Op: op, Manager: feManagers[p.r.IntN(len(feManagers))], APIVersion: feVersions[p.r.IntN(len(feVersions))], Object: obj}})
+	}
+	return sc
+}
+
+// feState is the live object and its managers between operations.
+type feState struct {
+	live     value.Value
+	managers fieldpath.Managers
+}
+
+// feRun runs one program (see FuzzApply) and checks the invariants after
+// every operation. On a failure it prints the operations so far as a
+// scenario file, minimised.
+func feRun(t *testing.T, program []byte, docs string) feStats {
+	t.Helper()
+	var st feStats
+	p := feProgram(program, docs)
+	typ := p.typ
 	u, err := merge.NewUpdater()
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	live := value.NewNull()
-	switch c.intn(3) {
+	switch p.r.IntN(3) {
 	case 1:
-		if len(pool) > 0 && pool[0].ok {
-			live = pool[0].v
+		if len(p.pool) > 0 && p.pool[0].ok {
+			live = p.pool[0].v
 		}
 	case 2:
-		live = g.root(typ)
+		live = p.object(p.vals.Object())
 	}
-	var managers fieldpath.Managers
+	sc := &gen.Scenario{
+		Description: fmt.Sprintf("FuzzApply program %x, documents %q.", program, docs),
+		Schema:      p.s.YAML(), Type: p.s.Root,
+	}
+	state := feState{live: value.NewNull()}
+	if live.Kind() != value.Null {
+		// The starting object is created by an update, as an object is on
+		// an API server, so that every field of it has an owner. (An
+		// object with fields nobody owns loses them to the next applies
+		// in ways the reference shares; Kubernetes never stores one.)
+		sc.Steps = append(sc.Steps, gen.Step{Op: scenario.Operation{Op: scenario.OpUpdate, Manager: "creator", APIVersion: "v1", Object: live.Unstructured()}})
+		if _, err := feStep(u, typ, &state, sc.Steps[0].Op, live, &st); err != nil {
+			feReport(t, typ, sc, err)
+		}
+	}
 	last := map[string]value.Value{}
-	var log []string
-	fail := func(format string, args ...any) {
-		t.Helper()
-		t.Fatalf("schema %s, after:\n%s\n%s", sc.name, strings.Join(log, "\n"), fmt.Sprintf(format, args...))
-	}
-
 	for range feMaxSteps {
-		op := c.next()
-		kind := int(op & 3)
-		name := feManagers[(op>>2)&3]
-		version := feVersions[(op>>4)&1]
-		obj, src, ok, err := feSource(c, g, typ, kind == feUpdate, pool, live, last[name], last)
+		kind := p.r.IntN(4)
+		name := feManagers[p.r.IntN(len(feManagers))]
+		version := feVersions[p.r.IntN(len(feVersions))]
+		obj, src, ok, err := p.source(kind == feUpdate, state.live, last[name], last)
 		if err != nil {
-			fail("making the object of the next operation: %v", err)
+			t.Fatalf("making the object of the next operation: %v", err)
 		}
 		if !ok {
 			st.skipped++
 			continue
 		}
-		if err := typed.Validate(typ, obj); err != nil {
-			// Generated and derived objects are built to fit; one that does
-			// not is a bug in the generator or in a typed operation.
-			fail("%s object for %s does not validate: %v\n%s", src, name, err, value.ToJSON(obj))
+		if src == "doc" {
+			st.fromDoc++
 		}
-		what := [...]string{"apply", "forceApply", "update", "apply(retry)"}[kind]
-		log = append(log, fmt.Sprintf("  %s %s@%s (%s): %s", what, name, version, src, value.ToJSON(obj)))
-
-		liveJSON := value.ToJSON(live)
-		objJSON := value.ToJSON(obj)
-		before := managers.Copy()
-		liveT := typed.NewUnvalidated(typ, live)
-		objT := typed.NewUnvalidated(typ, obj)
-
-		var res typed.Value
-		var after fieldpath.Managers
-		switch kind {
-		case feUpdate:
-			st.updated++
-			res, after, err = u.Update(liveT, objT, version, managers, name)
+		ops := []string{[...]string{scenario.OpApply, scenario.OpForceApply, scenario.OpUpdate, scenario.OpApply}[kind]}
+		for _, op := range ops {
+			sc.Steps = append(sc.Steps, gen.Step{Op: scenario.Operation{Op: op, Manager: name, APIVersion: version, Object: obj.Unstructured()}})
+			conflicted, err := feStep(u, typ, &state, sc.Steps[len(sc.Steps)-1].Op, obj, &st)
 			if err != nil {
-				fail("update failed: %v", err)
+				feReport(t, typ, sc, err)
 			}
-		default:
-			var opts []merge.ApplyOption
-			if kind == feForceApply {
-				opts = append(opts, merge.Force())
-				st.forced++
-			}
-			st.applied++
-			res, after, err = u.Apply(liveT, objT, version, managers, name, opts...)
-			var cs merge.Conflicts
-			if err != nil {
-				if kind == feForceApply || !errors.As(err, &cs) {
-					fail("apply failed: %v", err)
-				}
-				st.conflicts++
-				feCheckConflicts(fail, cs, managers, name)
-				feCheckUnchanged(fail, live, liveJSON, obj, objJSON, managers, before)
-				if kind != feApplyRetry {
-					log = append(log, "    conflicts: "+strings.ReplaceAll(err.Error(), "\n", " "))
-					continue
-				}
+			if conflicted && kind == feApplyRetry && len(ops) == 1 {
 				st.retried++
-				res, after, err = u.Apply(liveT, objT, version, managers, name, merge.Force())
-				if err != nil {
-					fail("forced apply after conflicts failed: %v", err)
-				}
-				for _, cf := range cs {
-					if after[cf.Manager].Set.Has(cf.Path) {
-						fail("after forcing, %s still owns its conflicting field %v", cf.Manager, cf.Path)
-					}
-				}
+				ops = append(ops, scenario.OpForceApply)
 			}
 		}
-		feCheckUnchanged(fail, live, liveJSON, obj, objJSON, managers, before)
-		result := res.Value()
-		if res.Type() != typ {
-			fail("the result has another type")
-		}
-		if err := typed.Validate(typ, result); err != nil {
-			fail("the result does not validate: %v\n%s", err, value.ToJSON(result))
-		}
-		cmp, err := typed.Compare(typ, live, result)
-		if err != nil {
-			fail("compare live and result: %v", err)
-		}
-		changed := cmp.Added.Union(cmp.Modified).Union(cmp.Removed)
-		for _, m := range managers.Names() {
-			if m == name {
-				continue
-			}
-			was, now := managers[m].Set, after[m].Set
-			if gained := now.Difference(was); !gained.Empty() {
-				fail("%s gained fields it did not write:\n%v", m, gained)
-			}
-			if lost := was.Difference(now).Difference(changed); !lost.Empty() {
-				fail("%s lost fields the %s did not change:\n%v\nchanges:\n%v", m, what, lost, cmp)
-			}
-			if _, ok := after[m]; ok && (after[m].APIVersion != managers[m].APIVersion || after[m].Applied != managers[m].Applied) {
-				fail("%s changed version or operation: %+v -> %+v", m, managers[m], after[m])
-			}
-		}
-		for _, m := range after.Names() {
-			if after[m].Set.Empty() {
-				fail("manager %s is listed with an empty set", m)
-			}
-		}
-
-		if kind == feUpdate {
-			if !value.Equal(result, obj) {
-				fail("update stored %s, not the object", value.ToJSON(result))
-			}
-			mine := after[name]
-			if wrote := cmp.Added.Union(cmp.Modified); !wrote.Difference(mine.Set).Empty() {
-				fail("after the update %s does not own what it wrote:\n%v", name, wrote.Difference(mine.Set))
-			}
-			if !mine.Set.Empty() && (mine.Applied || mine.APIVersion != version) {
-				fail("updater entry %+v", mine)
-			}
-			again, after2, err := u.Update(res, objT, version, after, name)
-			if err != nil {
-				fail("second identical update failed: %v", err)
-			}
-			if !value.Equal(again.Value(), result) || !after2.Equal(after) {
-				fail("second identical update was not a no-op:\nmanagers %v\nthen     %v", feManagersString(after), feManagersString(after2))
-			}
-		} else {
-			want, err := typed.FieldSet(typ, obj)
-			if err != nil {
-				fail("field set of the configuration: %v", err)
-			}
-			mine := after[name]
-			if !mine.Set.Equal(want) {
-				fail("after the apply %s owns\n%v\nnot its configuration's fields\n%v", name, mine.Set, want)
-			}
-			if !mine.Set.Empty() && (!mine.Applied || mine.APIVersion != version) {
-				fail("applier entry %+v", mine)
-			}
-			remerged, err := typed.Merge(typ, result, obj)
-			if err != nil {
-				fail("merging the configuration into the result: %v", err)
-			}
-			// Only the configuration's fields count: an apply that prunes a
-			// list or map down to nothing leaves null where the configuration
-			// says [] or {}, which is no field of anyone's.
-			d, err := typed.Compare(typ, result, remerged)
-			if err != nil {
-				fail("compare the result with the configuration merged again: %v", err)
-			}
-			if diff := feRealChanges(typ, d.Added.Union(d.Modified).Union(d.Removed).Intersection(want), result, remerged); !diff.Empty() {
-				fail("the result does not hold the configuration: merging it again gives\n%s\nnot\n%s\nchanging\n%v", value.ToJSON(remerged), value.ToJSON(result), diff)
-			}
-			if feCheckReapply(fail, u, typ, res, objT, version, after, name, remerged) {
-				st.quirks++
-			}
+		if kind != feUpdate {
 			last[name] = obj
 		}
-		feCheckRoundTrips(fail, result, after)
-		live, managers = result, after
 	}
 	return st
+}
+
+// feReport fails the test with err and the scenario that led to it,
+// minimised as long as replaying it still fails.
+func feReport(t *testing.T, typ *schema.Type, sc *gen.Scenario, err error) {
+	t.Helper()
+	fails := func(c *gen.Scenario) bool { return feReplay(typ, c) != nil }
+	if !fails(sc) {
+		t.Fatalf("%v\n(the failure does not replay from the scenario file; the operations were:)\n%s", err, sc.YAML())
+	}
+	small := gen.Minimize(sc, fails, 2000)
+	small.Description = sc.Description + " Minimised; it fails with: " + strings.ReplaceAll(feReplay(typ, small).Error(), "\n", " ")
+	t.Fatalf("%v\nminimised scenario (the failure is the last step's):\n%s", err, small.YAML())
+}
+
+// feReplay runs the steps of sc, checking the invariants, and returns the
+// first failure.
+func feReplay(typ *schema.Type, sc *gen.Scenario) error {
+	u, err := merge.NewUpdater()
+	if err != nil {
+		return err
+	}
+	state := feState{live: value.NewNull()}
+	if sc.Live.HasObject {
+		if state.live, err = value.FromUnstructured(sc.Live.Object); err != nil {
+			return err
+		}
+	}
+	var st feStats
+	for _, step := range sc.Steps {
+		obj, err := value.FromUnstructured(step.Op.Object)
+		if err != nil {
+			return err
+		}
+		if typed.Validate(typ, obj) != nil {
+			// A shrunk object may no longer fit (a list item without its key).
+			return nil
+		}
+		if _, err := feStep(u, typ, &state, step.Op, obj, &st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// feFailure is how a check inside feStep stops it.
+type feFailure struct{ msg string }
+
+// feStep runs one operation on state, checks the invariants and moves
+// state on. conflicted says that an apply failed with conflicts (state is
+// then unchanged).
+func feStep(u *merge.Updater, typ *schema.Type, state *feState, op scenario.Operation, obj value.Value, st *feStats) (conflicted bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if f, ok := r.(feFailure); ok {
+				err = errors.New(f.msg)
+				return
+			}
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	fail := func(format string, args ...any) {
+		panic(feFailure{fmt.Sprintf("%s by %s@%s of %s: ", op.Op, op.Manager, op.APIVersion, value.ToJSON(obj)) + fmt.Sprintf(format, args...)})
+	}
+	live, managers := state.live, state.managers
+	name, version := op.Manager, op.APIVersion
+	by := merge.Writer{Manager: name, APIVersion: version}
+	if err := typed.Validate(typ, obj); err != nil {
+		// Generated and derived objects are built to fit; one that does
+		// not is a bug in the generator or in a typed operation.
+		fail("the object does not validate: %v", err)
+	}
+	liveJSON := value.ToJSON(live)
+	objJSON := value.ToJSON(obj)
+	before := managers.Copy()
+	liveT := typed.NewUnvalidated(typ, live)
+	objT := typed.NewUnvalidated(typ, obj)
+
+	var res typed.Value
+	var after fieldpath.Managers
+	switch op.Op {
+	case scenario.OpUpdate:
+		st.updated++
+		res, after, err = u.Update(liveT, objT, managers, by)
+		if err != nil {
+			fail("update failed: %v", err)
+		}
+	case scenario.OpForceApply:
+		st.forced++
+		// What an apply without force conflicts on is what the forced one
+		// takes.
+		_, _, plain := u.Apply(liveT, objT, managers, by)
+		res, after, err = u.Apply(liveT, objT, managers, by, merge.Force())
+		if err != nil {
+			fail("forced apply failed: %v", err)
+		}
+		var cs merge.Conflicts
+		if errors.As(plain, &cs) {
+			for _, cf := range cs {
+				if after[cf.Manager].Set.Has(cf.Path) {
+					fail("after forcing, %s still owns its conflicting field %v", cf.Manager, cf.Path)
+				}
+			}
+		}
+	default:
+		st.applied++
+		res, after, err = u.Apply(liveT, objT, managers, by)
+		if err != nil {
+			var cs merge.Conflicts
+			if !errors.As(err, &cs) {
+				fail("apply failed: %v", err)
+			}
+			st.conflicts++
+			feCheckConflicts(fail, cs, managers, name)
+			feCheckUnchanged(fail, live, liveJSON, obj, objJSON, managers, before)
+			return true, nil
+		}
+	}
+	feCheckUnchanged(fail, live, liveJSON, obj, objJSON, managers, before)
+	result := res.Value()
+	if res.Type() != typ {
+		fail("the result has another type")
+	}
+	if err := typed.Validate(typ, result); err != nil {
+		fail("the result does not validate: %v\n%s", err, value.ToJSON(result))
+	}
+	cmp, err := typed.Compare(typ, live, result)
+	if err != nil {
+		fail("compare live and result: %v", err)
+	}
+	changed := cmp.Added.Union(cmp.Modified).Union(cmp.Removed)
+	for _, m := range managers.Names() {
+		if m == name {
+			continue
+		}
+		was, now := managers[m].Set, after[m].Set
+		if gained := now.Difference(was); !gained.Empty() {
+			fail("%s gained fields it did not write:\n%v", m, gained)
+		}
+		if lost := was.Difference(now).Difference(changed); !lost.Empty() {
+			fail("%s lost fields the %s did not change:\n%v\nchanges:\n%v", m, op.Op, lost, cmp)
+		}
+		if _, ok := after[m]; ok && (after[m].APIVersion != managers[m].APIVersion || after[m].Applied != managers[m].Applied) {
+			fail("%s changed version or operation: %+v -> %+v", m, managers[m], after[m])
+		}
+	}
+	for _, m := range after.Names() {
+		if after[m].Set.Empty() {
+			fail("manager %s is listed with an empty set", m)
+		}
+	}
+
+	if op.Op == scenario.OpUpdate {
+		if !value.Equal(result, obj) {
+			fail("update stored %s, not the object", value.ToJSON(result))
+		}
+		mine := after[name]
+		if wrote := cmp.Added.Union(cmp.Modified); !wrote.Difference(mine.Set).Empty() {
+			fail("after the update %s does not own what it wrote:\n%v", name, wrote.Difference(mine.Set))
+		}
+		if !mine.Set.Empty() && (mine.Applied || mine.APIVersion != version) {
+			fail("updater entry %+v", mine)
+		}
+		again, after2, err := u.Update(res, objT, after, by)
+		if err != nil {
+			fail("second identical update failed: %v", err)
+		}
+		if !value.Equal(again.Value(), result) || !after2.Equal(after) {
+			fail("second identical update was not a no-op:\nmanagers %v\nthen     %v", feManagersString(after), feManagersString(after2))
+		}
+	} else {
+		want, err := typed.FieldSet(typ, obj)
+		if err != nil {
+			fail("field set of the configuration: %v", err)
+		}
+		mine := after[name]
+		if !mine.Set.Equal(want) {
+			fail("after the apply %s owns\n%v\nnot its configuration's fields\n%v", name, mine.Set, want)
+		}
+		if !mine.Set.Empty() && (!mine.Applied || mine.APIVersion != version) {
+			fail("applier entry %+v", mine)
+		}
+		remergedT, err := typed.NewUnvalidated(typ, result).Merge(typed.NewUnvalidated(typ, obj))
+		if err != nil {
+			fail("merging the configuration into the result: %v", err)
+		}
+		remerged := remergedT.Value()
+		// Only the configuration's fields count: an apply that prunes a
+		// list or map down to nothing leaves null where the configuration
+		// says [] or {}, which is no field of anyone's.
+		d, err := typed.Compare(typ, result, remerged)
+		if err != nil {
+			fail("compare the result with the configuration merged again: %v", err)
+		}
+		if diff := feRealChanges(typ, d.Added.Union(d.Modified).Union(d.Removed).Intersection(want), result, remerged); !diff.Empty() {
+			fail("the result does not hold the configuration: merging it again gives\n%s\nnot\n%s\nchanging\n%v", value.ToJSON(remerged), value.ToJSON(result), diff)
+		}
+		if feCheckReapply(fail, u, typ, res, objT, version, after, name, remerged) {
+			st.quirks++
+		}
+	}
+	feCheckRoundTrips(fail, result, after)
+	state.live, state.managers = result, after
+	return false, nil
 }
 
 // feCheckReapply applies the configuration obj again, twice, by the same
@@ -779,7 +644,7 @@ func feRun(t *testing.T, schemas []feSchema, program []byte, docs string) feStat
 // whose every field differs that way only, and reports that it did.
 func feCheckReapply(fail func(string, ...any), u *merge.Updater, typ *schema.Type, res, obj typed.Value, version string, managers fieldpath.Managers, name string, remerged value.Value) (quirk bool) {
 	result := res.Value()
-	again, after2, err := u.Apply(res, obj, version, managers, name)
+	again, after2, err := u.Apply(res, obj, managers, merge.Writer{Manager: name, APIVersion: version})
 	if err != nil {
 		var cs merge.Conflicts
 		if !errors.As(err, &cs) || !feRealChanges(typ, cs.Set(), result, remerged).Empty() {
@@ -798,7 +663,7 @@ func feCheckReapply(fail func(string, ...any), u *merge.Updater, typ *schema.Typ
 	if !after2.Equal(managers) {
 		fail("second identical apply changed the managers:\n%v\nthen\n%v", feManagersString(managers), feManagersString(after2))
 	}
-	third, after3, err := u.Apply(again, obj, version, after2, name)
+	third, after3, err := u.Apply(again, obj, after2, merge.Writer{Manager: name, APIVersion: version})
 	if err != nil {
 		fail("third identical apply failed: %v", err)
 	}
@@ -808,52 +673,73 @@ func feCheckReapply(fail func(string, ...any), u *merge.Updater, typ *schema.Typ
 	return false
 }
 
-// feSource makes the object of one operation and says where it came from.
+// source makes the object of one operation and says where it came from.
 // It returns ok false when the program picks a document that is not there
 // or does not fit the type, and an error when a typed operation fails on
 // valid values.
-func feSource(c *feChoices, g *feGen, typ *schema.Type, update bool, pool []feDoc, live, mine value.Value, last map[string]value.Value) (v value.Value, src string, ok bool, err error) {
-	switch c.intn(feNumSources) {
+func (p *feProg) source(update bool, live, mine value.Value, last map[string]value.Value) (v value.Value, src string, ok bool, err error) {
+	typ := p.typ
+	switch p.r.IntN(feNumSources) {
 	case feFromDoc:
-		i := c.intn(len(pool))
-		if i >= len(pool) || !pool[i].ok {
+		i := p.r.IntN(max(len(p.pool), 1))
+		if i >= len(p.pool) || !p.pool[i].ok {
 			return value.Value{}, "", false, nil
 		}
-		return pool[i].v, fmt.Sprintf("doc %d", i), true, nil
+		return p.pool[i].v, "doc", true, nil
 	case feFromFresh:
-		return g.root(typ), "fresh", true, nil
+		return p.object(p.vals.Object()), "fresh", true, nil
 	case feFromEvolve:
 		base := mine
 		if update {
 			base = live
 		}
-		fresh := g.root(typ)
-		merged, err := typed.Merge(typ, base, fresh)
-		if err != nil {
-			return value.Value{}, "", false, fmt.Errorf("merging %s into %s: %w", value.ToJSON(fresh), value.ToJSON(base), err)
+		if base.Kind() == value.Null {
+			base = value.NewMap(nil)
 		}
-		set, err := typed.FieldSet(typ, merged)
-		if err != nil {
-			return value.Value{}, "", false, fmt.Errorf("field set of %s: %w", value.ToJSON(merged), err)
+		v := feOrEmpty(typ, p.object(p.vals.Mutate(p.s.RootType(), base.Unstructured())))
+		if typed.Validate(typ, v) != nil {
+			// A change can repeat a key of a keyed list (configurations
+			// must not; the conformance tests send such ones on purpose).
+			return value.Value{}, "", false, nil
 		}
-		return feOrEmpty(typ, typed.RemoveItems(typ, merged, g.pickPaths(set))), "evolved", true, nil
+		return v, "evolved", true, nil
 	case feFromLive:
 		set, err := typed.FieldSet(typ, live)
 		if err != nil {
 			return value.Value{}, "", false, fmt.Errorf("field set of the live object: %w", err)
 		}
-		subset := g.pickPaths(set)
+		subset := p.pickPaths(set)
 		if update {
 			return feOrEmpty(typ, typed.RemoveItems(typ, live, subset)), "live minus some", true, nil
 		}
 		return feOrEmpty(typ, typed.ExtractItems(typ, live, subset, typed.WithKeyFields())), "part of live", true, nil
 	case feFromOther:
-		other := feManagers[c.intn(len(feManagers))]
+		other := feManagers[p.r.IntN(len(feManagers))]
 		if v, ok := last[other]; ok {
 			return v, "config of " + other, true, nil
 		}
 	}
 	return feOrEmpty(typ, value.NewNull()), "empty", true, nil
+}
+
+// pickPaths returns a few paths of s chosen by the program.
+func (p *feProg) pickPaths(s *fieldpath.Set) *fieldpath.Set {
+	size := s.Size()
+	if size == 0 {
+		return nil
+	}
+	var picked []fieldpath.Path
+	for n := p.r.IntN(4); n > 0; n-- {
+		want, i := p.r.IntN(size), 0
+		for path := range s.All() {
+			if i == want {
+				picked = append(picked, path.Copy())
+				break
+			}
+			i++
+		}
+	}
+	return fieldpath.NewSet(picked...)
 }
 
 // feDoc is a document of the input stream and whether it fits the type.
@@ -964,23 +850,67 @@ func feDropEmpty(v value.Value) value.Value {
 // reference does.
 func feRealChanges(typ *schema.Type, diff *fieldpath.Set, a, b value.Value) *fieldpath.Set {
 	return diff.Filter(func(p fieldpath.Path) bool {
-		one := fieldpath.NewSet(p)
-		x := typed.ExtractItems(typ, a, one)
-		y := typed.ExtractItems(typ, b, one)
-		return !value.Equal(feEmptyToNull(x), feEmptyToNull(y))
+		return !value.Equal(feEmptyToNull(feAt(a, p)), feEmptyToNull(feAt(b, p)))
 	})
 }
 
-// feEmptyToNull returns v with every empty list and map replaced by null.
+// feAt returns the value at p in v, or null where there is none (an
+// absent field and a null one are the same here).
+func feAt(v value.Value, p fieldpath.Path) value.Value {
+	for _, e := range p {
+		var next value.Value
+		found := false
+		switch e.Kind() {
+		case fieldpath.FieldNameKind:
+			next, found = v.Get(e.FieldName())
+		case fieldpath.IndexKind:
+			if items := v.Items(); e.Index() < len(items) {
+				next, found = items[e.Index()], true
+			}
+		case fieldpath.ValueKind:
+			for _, it := range v.Items() {
+				if value.Equal(it, e.Value()) {
+					next, found = it, true
+					break
+				}
+			}
+		case fieldpath.KeyKind:
+			for _, it := range v.Items() {
+				match := true
+				for _, k := range e.Key() {
+					if x, ok := it.Get(k.Name); !ok || !value.Equal(x, k.Value) {
+						match = false
+						break
+					}
+				}
+				if match {
+					next, found = it, true
+					break
+				}
+			}
+		}
+		if !found {
+			return value.NewNull()
+		}
+		v = next
+	}
+	return v
+}
+
+// feEmptyToNull returns v with every empty list and map replaced by null,
+// and every field whose value becomes null dropped: pruning that empties a
+// map leaves null, up to the root (see the quirks in docs/reliability.md).
 func feEmptyToNull(v value.Value) value.Value {
 	switch v.Kind() {
 	case value.Map:
-		if len(v.Fields()) == 0 {
-			return value.NewNull()
+		var fs []value.Field
+		for _, f := range v.Fields() {
+			if x := feEmptyToNull(f.Value); x.Kind() != value.Null {
+				fs = append(fs, value.Field{Name: f.Name, Value: x})
+			}
 		}
-		fs := make([]value.Field, len(v.Fields()))
-		for i, f := range v.Fields() {
-			fs[i] = value.Field{Name: f.Name, Value: feEmptyToNull(f.Value)}
+		if len(fs) == 0 {
+			return value.NewNull()
 		}
 		return value.NewMap(fs)
 	case value.List:
@@ -1040,144 +970,27 @@ type feSeed struct {
 	docs    string
 }
 
-// feOp encodes one operation that takes document doc of the stream.
-func feOp(kind, manager, version, doc int) []byte {
-	return []byte{byte(kind | manager<<2 | version<<4), feFromDoc, byte(doc)}
-}
-
-// feSeeds returns the seeds: the merge package's table tests, every
-// scenario of the corpus written for basic.yaml's widget or the deduced
-// schema (its steps become operations on the documents of the stream), and
-// a few generated programs.
-func feSeeds(tb testing.TB) []feSeed {
-	tb.Helper()
-	join := func(docs ...string) string { return strings.Join(docs, "\n---\n") }
-	prog := func(sch, live int, ops ...[]byte) []byte {
-		p := []byte{byte(sch), byte(live)}
-		for _, op := range ops {
-			p = append(p, op...)
-		}
-		return p
-	}
-	seeds := []feSeed{
-		// TestApplyConflictsAndForce
-		{prog(feWidget, 0,
-			feOp(feApply, 0, 0, 1), feOp(feApply, 2, 0, 2), feOp(feApply, 2, 0, 3), feOp(feApply, 2, 0, 4), feOp(feForceApply, 2, 0, 3)),
-			join(`null`, `{name: a, replicas: 1, labels: {x: y}}`, `{replicas: 2, name: b}`, `{replicas: 2}`, `{replicas: 1}`)},
-		// TestApplyPrunesAndNoop
-		{prog(feWidget, 0,
-			feOp(feApply, 0, 0, 1), feOp(feApply, 0, 0, 1), feOp(feUpdate, 3, 0, 3), feOp(feApply, 0, 0, 2)),
-			join(`null`, `{name: a, labels: {x: y, z: q}}`, `{name: a, labels: {x: y}}`, `{name: a, labels: {x: y, z: r}}`)},
-		// TestUpdateNeverConflicts
-		{prog(feWidget, 0,
-			feOp(feApply, 0, 0, 1), feOp(feUpdate, 2, 1, 2), feOp(feUpdate, 3, 0, 3)),
-			join(`null`, `{name: a, replicas: 1}`, `{name: a, replicas: 5}`, `{replicas: 5}`)},
-		// Keyed lists, sets, defaults and atomic parts.
-		{prog(feWidget, 1,
-			feOp(feApply, 0, 0, 1), feOp(feApplyRetry, 1, 1, 2), feOp(feApply, 0, 0, 3), feOp(feUpdate, 3, 0, 4)),
-			join(`{containers: [{name: a, image: x}, {name: b}], tags: [a, b], ports: [{port: 80}]}`,
-				`{containers: [{name: b, image: y}, {name: a}], tags: [c, a], ports: [{port: 80, protocol: UDP}]}`,
-				`{containers: [{name: c, env: [{name: e, value: v}]}], args: [z], config: {a: b}}`,
-				`{containers: [{name: a}], owner: {kind: k, name: n}, extra: {a: {b: 1}}}`,
-				`{ports: [{port: 80}, {port: 80, protocol: TCP}], blob: [1, {a: 2}]}`)},
-		// The deduced schema.
-		{prog(feDeduced, 0,
-			feOp(feApply, 0, 0, 1), feOp(feApply, 1, 0, 2), feOp(feApplyRetry, 1, 0, 2), feOp(feUpdate, 2, 1, 3)),
-			join(`null`, `{spec: {size: 3, color: red}, kind: Thing}`, `{spec: {size: 4}}`, `{spec: "flat"}`)},
-		// The recursive schema.
-		{prog(feTree, 0,
-			feOp(feApply, 0, 0, 1), feOp(feApply, 1, 0, 2), feOp(feForceApply, 1, 1, 3), feOp(feUpdate, 3, 0, 1)),
-			join(`null`, `{name: r, children: [{name: a, size: 1, children: [{name: b}]}], numbers: [1, 2.5]}`,
-				`{children: [{name: a, byName: {k1: {size: 2}}}], frozen: {name: f, children: [{name: g}]}}`,
-				`{children: [{name: a, size: 2}], numbers: [2.5, 3], anything: {a: [1]}}`)},
-	}
-	seeds = append(seeds, feScenarioSeeds(tb)...)
-	// Generated programs of each schema: every choice byte pattern below
-	// gives a different mix of operations and sources.
-	for sch := range feNumSchemas {
-		for k := range 8 {
-			p := []byte{byte(sch), byte(k % 3)}
-			for i := range 40 {
-				p = append(p, byte(i*37+k*101+sch*13))
-			}
-			seeds = append(seeds, feSeed{p, ""})
-		}
-	}
-	return seeds
-}
-
-// feScenarioSeeds turns scenario files into seeds: the live object becomes
-// the first document, each step's object the next, and each step an
-// operation on its document; managers and versions are numbered in order of
-// appearance. Scenarios with other schemas, or with a schema change, are
-// left out; so are the managers of the starting state.
-func feScenarioSeeds(tb testing.TB) []feSeed {
-	tb.Helper()
-	files, err := scenario.Files([]string{"../testdata/scenarios"})
-	if err != nil {
-		tb.Fatalf("scenario corpus: %v", err)
-	}
+// feSeeds returns generated programs, with and without a stream of
+// documents (objects of the schema their first bytes draw, written by the
+// generator).
+func feSeeds() []feSeed {
 	var seeds []feSeed
-	for _, path := range files {
-		f, err := scenario.LoadFile(path)
-		if err != nil || f.Kubernetes || f.Schema == nil {
-			continue
+	for k := range 48 {
+		r := rand.New(rand.NewPCG(uint64(k), 0xfe))
+		program := make([]byte, 8+r.IntN(56))
+		for i := range program {
+			program[i] = byte(r.Uint32())
 		}
-		var sch int
-		switch {
-		case filepath.Base(f.Schema.File) == "basic.yaml" && f.Type == "widget":
-			sch = feWidget
-		case filepath.Base(f.Schema.File) == "deduced.yaml" && f.Type == "__untyped_deduced_":
-			sch = feDeduced
-		default:
-			continue
+		docs := ""
+		if k%2 == 1 {
+			p := feProgram(program, "")
+			texts := make([]string, 1+r.IntN(6))
+			for i := range texts {
+				texts[i] = gen.FormatValue(p.vals.Object())
+			}
+			docs = strings.Join(texts, "\n---\n")
 		}
-		docs := []value.Value{value.NewNull()}
-		liveByte := 0
-		if f.Live.HasObject {
-			v, err := value.FromUnstructured(f.Live.Object)
-			if err != nil {
-				continue
-			}
-			docs[0], liveByte = v, 1
-		}
-		program := []byte{byte(sch), byte(liveByte)}
-		managers, versions := map[string]int{}, map[string]int{}
-		ok := true
-		for _, s := range f.Steps {
-			if s.Schema != nil {
-				ok = false
-				break
-			}
-			v, err := value.FromUnstructured(s.Object)
-			if err != nil {
-				ok = false
-				break
-			}
-			if _, seen := managers[s.Manager]; !seen {
-				managers[s.Manager] = len(managers) % len(feManagers)
-			}
-			if _, seen := versions[s.APIVersion]; !seen {
-				versions[s.APIVersion] = len(versions) % len(feVersions)
-			}
-			kind := feApply
-			switch s.Op {
-			case scenario.OpForceApply:
-				kind = feForceApply
-			case scenario.OpUpdate:
-				kind = feUpdate
-			}
-			program = append(program, feOp(kind, managers[s.Manager], versions[s.APIVersion], len(docs))...)
-			docs = append(docs, v)
-		}
-		if !ok || len(docs) > feMaxDocs {
-			continue
-		}
-		texts := make([]string, len(docs))
-		for i, d := range docs {
-			texts[i] = string(value.ToYAML(d))
-		}
-		seeds = append(seeds, feSeed{program, strings.Join(texts, "---\n")})
+		seeds = append(seeds, feSeed{program, docs})
 	}
 	return seeds
 }

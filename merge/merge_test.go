@@ -60,7 +60,7 @@ func TestApplyConflictsAndForce(t *testing.T) {
 	w := widget(t)
 	u := updater(t)
 	live := obj(t, w, `null`)
-	live, managers, err := u.Apply(live, obj(t, w, `{name: a, replicas: 1, labels: {x: y}}`), "v1", nil, "kubectl")
+	live, managers, err := u.Apply(live, obj(t, w, `{name: a, replicas: 1, labels: {x: y}}`), nil, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestApplyConflictsAndForce(t *testing.T) {
 		t.Errorf("kubectl owns %s", got)
 	}
 	before := managers.Copy()
-	_, _, err = u.Apply(live, obj(t, w, `{replicas: 2, name: b}`), "v1", managers, "hpa")
+	_, _, err = u.Apply(live, obj(t, w, `{replicas: 2, name: b}`), managers, merge.Writer{Manager: "hpa", APIVersion: "v1"})
 	var cs merge.Conflicts
 	if !errors.As(err, &cs) {
 		t.Fatalf("want conflicts, got %v", err)
@@ -81,12 +81,12 @@ func TestApplyConflictsAndForce(t *testing.T) {
 		t.Error("a failed apply changed the managers it was given")
 	}
 	// One conflict reads as a single line.
-	_, _, err = u.Apply(live, obj(t, w, `{replicas: 2}`), "v1", managers, "hpa")
+	_, _, err = u.Apply(live, obj(t, w, `{replicas: 2}`), managers, merge.Writer{Manager: "hpa", APIVersion: "v1"})
 	if err == nil || err.Error() != `conflict with "kubectl": .replicas` {
 		t.Errorf("single conflict: %v", err)
 	}
 	// Equal values are shared, not conflicts.
-	_, shared, err := u.Apply(live, obj(t, w, `{replicas: 1}`), "v1", managers, "hpa")
+	_, shared, err := u.Apply(live, obj(t, w, `{replicas: 1}`), managers, merge.Writer{Manager: "hpa", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestApplyConflictsAndForce(t *testing.T) {
 		t.Errorf("equal value should be co-owned: %v", shared)
 	}
 	// Forcing takes the field.
-	forced, managers, err := u.Apply(live, obj(t, w, `{replicas: 2}`), "v1", managers, "hpa", merge.Force())
+	forced, managers, err := u.Apply(live, obj(t, w, `{replicas: 2}`), managers, merge.Writer{Manager: "hpa", APIVersion: "v1"}, merge.Force())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +112,13 @@ func TestApplyConflictsAndForce(t *testing.T) {
 func TestApplyPrunesAndNoop(t *testing.T) {
 	w := widget(t)
 	u := updater(t)
-	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, labels: {x: y, z: q}}`), "v1", nil, "m")
+	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, labels: {x: y, z: q}}`), nil, merge.Writer{Manager: "m", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Re-applying the same configuration changes nothing and returns the
 	// live object itself.
-	again, managers2, err := u.Apply(live, obj(t, w, `{name: a, labels: {x: y, z: q}}`), "v1", managers, "m")
+	again, managers2, err := u.Apply(live, obj(t, w, `{name: a, labels: {x: y, z: q}}`), managers, merge.Writer{Manager: "m", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestApplyPrunesAndNoop(t *testing.T) {
 		t.Error("a repeated apply changed something")
 	}
 	// Dropping a label removes it.
-	pruned, _, err := u.Apply(live, obj(t, w, `{name: a, labels: {x: y}}`), "v1", managers, "m")
+	pruned, _, err := u.Apply(live, obj(t, w, `{name: a, labels: {x: y}}`), managers, merge.Writer{Manager: "m", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestApplyPrunesAndNoop(t *testing.T) {
 		t.Errorf("pruned = %s", got)
 	}
 	// ...unless someone else owns it.
-	_, managers, err = u.Update(live, obj(t, w, `{name: a, labels: {x: y, z: r}}`), "v1", managers, "ops")
+	_, managers, err = u.Update(live, obj(t, w, `{name: a, labels: {x: y, z: r}}`), managers, merge.Writer{Manager: "ops", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +149,11 @@ func TestApplyPrunesAndNoop(t *testing.T) {
 func TestUpdateNeverConflicts(t *testing.T) {
 	w := widget(t)
 	u := updater(t)
-	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, replicas: 1}`), "v1", nil, "kubectl")
+	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, replicas: 1}`), nil, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	updated, managers, err := u.Update(live, obj(t, w, `{name: a, replicas: 5}`), "v2", managers, "hpa")
+	updated, managers, err := u.Update(live, obj(t, w, `{name: a, replicas: 5}`), managers, merge.Writer{Manager: "hpa", APIVersion: "v2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestUpdateNeverConflicts(t *testing.T) {
 		t.Errorf("hpa = %+v %s", m, fields(t, m))
 	}
 	// An update that empties a manager's set drops the manager.
-	_, managers, err = u.Update(updated, obj(t, w, `{replicas: 5}`), "v1", managers, "cleaner")
+	_, managers, err = u.Update(updated, obj(t, w, `{replicas: 5}`), managers, merge.Writer{Manager: "cleaner", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestConverterDropsGoneVersions(t *testing.T) {
 	v, _ := value.FromYAML([]byte(`{replicas: 1}`))
 	s, _ := typed.FieldSet(w, v)
 	managers := fieldpath.Managers{"old": {Set: s, APIVersion: "v0"}, "cur": {Set: s, APIVersion: "v1", Applied: true}}
-	_, out, err := u.Update(obj(t, w, `{name: a, replicas: 1}`), obj(t, w, `{name: b, replicas: 1}`), "v1", managers, "x")
+	_, out, err := u.Update(obj(t, w, `{name: a, replicas: 1}`), obj(t, w, `{name: b, replicas: 1}`), managers, merge.Writer{Manager: "x", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestIgnoredFields(t *testing.T) {
 	w := widget(t)
 	ignored := map[string]*fieldpath.Set{"v1": fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("enabled")})}
 	u := updater(t, merge.WithIgnoredFields(ignored))
-	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, enabled: true}`), "v1", nil, "a")
+	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, enabled: true}`), nil, merge.Writer{Manager: "a", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestIgnoredFields(t *testing.T) {
 		t.Errorf("a owns %s", got)
 	}
 	// Nobody owns enabled, so changing it is no conflict.
-	if _, _, err := u.Apply(live, obj(t, w, `{enabled: false}`), "v1", managers, "b"); err != nil {
+	if _, _, err := u.Apply(live, obj(t, w, `{enabled: false}`), managers, merge.Writer{Manager: "b", APIVersion: "v1"}); err != nil {
 		t.Errorf("ignored field conflicted: %v", err)
 	}
 }
@@ -230,17 +230,17 @@ func TestFieldFilter(t *testing.T) {
 		return s.Filter(func(p fieldpath.Path) bool { return p[0].Equal(fieldpath.FieldName("name")) })
 	}
 	u := updater(t, merge.WithFieldFilter(map[string]func(*fieldpath.Set) *fieldpath.Set{"v1": keepName}))
-	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, enabled: true}`), "v1", nil, "a")
+	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, enabled: true}`), nil, merge.Writer{Manager: "a", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fields(t, managers["a"]); got != `{"f:name":{}}` {
 		t.Errorf("a owns %s", got)
 	}
-	if _, _, err := u.Apply(live, obj(t, w, `{enabled: false}`), "v1", managers, "b"); err != nil {
+	if _, _, err := u.Apply(live, obj(t, w, `{enabled: false}`), managers, merge.Writer{Manager: "b", APIVersion: "v1"}); err != nil {
 		t.Errorf("filtered-out field conflicted: %v", err)
 	}
-	if _, _, err := u.Apply(live, obj(t, w, `{name: b}`), "v1", managers, "b"); err == nil {
+	if _, _, err := u.Apply(live, obj(t, w, `{name: b}`), managers, merge.Writer{Manager: "b", APIVersion: "v1"}); err == nil {
 		t.Error("a field the filter keeps did not conflict")
 	}
 	_, err = merge.NewUpdater(merge.WithFieldFilter(nil), merge.WithIgnoredFields(nil))
@@ -256,7 +256,7 @@ func TestFieldFilter(t *testing.T) {
 func TestConcurrentApply(t *testing.T) {
 	w := widget(t)
 	u := updater(t)
-	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, containers: [{name: c, image: i}], labels: {a: b}, tags: [x]}`), "v1", nil, "base")
+	live, managers, err := u.Apply(obj(t, w, `null`), obj(t, w, `{name: a, containers: [{name: c, image: i}], labels: {a: b}, tags: [x]}`), nil, merge.Writer{Manager: "base", APIVersion: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestConcurrentApply(t *testing.T) {
 	wantManagers := make([]fieldpath.Managers, 8)
 	for g := range configs {
 		configs[g] = obj(t, w, fmt.Sprintf(`{containers: [{name: c%d, image: i%d}], labels: {g%d: v}, tags: [t%d]}`, g, g, g, g))
-		out, m, err := u.Apply(live, configs[g], "v1", managers, fmt.Sprintf("m%d", g))
+		out, m, err := u.Apply(live, configs[g], managers, merge.Writer{Manager: fmt.Sprintf("m%d", g), APIVersion: "v1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,7 +279,7 @@ func TestConcurrentApply(t *testing.T) {
 			defer wg.Done()
 			name := fmt.Sprintf("m%d", g)
 			for i := 0; i < 30; i++ {
-				out, m, err := u.Apply(live, configs[g], "v1", managers, name)
+				out, m, err := u.Apply(live, configs[g], managers, merge.Writer{Manager: name, APIVersion: "v1"})
 				if err != nil {
 					t.Error(err)
 					return
@@ -288,11 +288,11 @@ func TestConcurrentApply(t *testing.T) {
 					t.Errorf("goroutine %d: result differs from the serial one", g)
 					return
 				}
-				if _, _, err := u.Apply(live, configs[g], "v1", managers, name, merge.Force()); err != nil {
+				if _, _, err := u.Apply(live, configs[g], managers, merge.Writer{Manager: name, APIVersion: "v1"}, merge.Force()); err != nil {
 					t.Error(err)
 					return
 				}
-				if _, _, err := u.Update(live, out, "v1", managers, name); err != nil {
+				if _, _, err := u.Update(live, out, managers, merge.Writer{Manager: name, APIVersion: "v1"}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -325,11 +325,11 @@ func TestZeroUpdater(t *testing.T) {
 	for i, s := range steps {
 		var errZ, errN error
 		if s.apply {
-			liveZ, mz, errZ = zero.Apply(liveZ, obj(t, w, s.src), s.version, mz, s.manager)
-			liveN, mn, errN = u.Apply(liveN, obj(t, w, s.src), s.version, mn, s.manager)
+			liveZ, mz, errZ = zero.Apply(liveZ, obj(t, w, s.src), mz, merge.Writer{Manager: s.manager, APIVersion: s.version})
+			liveN, mn, errN = u.Apply(liveN, obj(t, w, s.src), mn, merge.Writer{Manager: s.manager, APIVersion: s.version})
 		} else {
-			liveZ, mz, errZ = zero.Update(liveZ, obj(t, w, s.src), s.version, mz, s.manager)
-			liveN, mn, errN = u.Update(liveN, obj(t, w, s.src), s.version, mn, s.manager)
+			liveZ, mz, errZ = zero.Update(liveZ, obj(t, w, s.src), mz, merge.Writer{Manager: s.manager, APIVersion: s.version})
+			liveN, mn, errN = u.Update(liveN, obj(t, w, s.src), mn, merge.Writer{Manager: s.manager, APIVersion: s.version})
 		}
 		if (errZ == nil) != (errN == nil) || (errZ != nil && errZ.Error() != errN.Error()) {
 			t.Fatalf("step %d: zero Updater error %v, NewUpdater's %v", i, errZ, errN)

@@ -27,7 +27,7 @@ func (identity) Convert(v typed.Value, _ string) (typed.Value, error) { return v
 func (identity) IsMissingVersionError(error) bool                     { return false }
 
 // Option configures an Updater.
-type Option func(*options)
+type Option func(options) options
 
 type options struct {
 	converter    Converter
@@ -39,17 +39,21 @@ type options struct {
 // WithConverter sets the converter between API versions (the default treats
 // every version as the same).
 func WithConverter(c Converter) Option {
-	return func(o *options) { o.converter, o.converterSet = c, true }
+	return func(o options) options {
+		o.converter, o.converterSet = c, true
+		return o
+	}
 }
 
 // WithIgnoredFields names, per API version, fields that nobody owns: they are
 // left out of every manager's set and of conflicts (a status, for example).
 func WithIgnoredFields(fields map[string]*fieldpath.Set) Option {
-	return func(o *options) {
+	return func(o options) options {
 		o.ignored = make(map[string]*fieldpath.Set, len(fields))
 		for k, v := range fields {
 			o.ignored[k] = v
 		}
+		return o
 	}
 }
 
@@ -61,18 +65,19 @@ func WithIgnoredFields(fields map[string]*fieldpath.Set) Option {
 // function of its argument, safe for concurrent use, and must not modify
 // the set. It cannot be combined with WithIgnoredFields.
 func WithFieldFilter(filters map[string]func(*fieldpath.Set) *fieldpath.Set) Option {
-	return func(o *options) {
+	return func(o options) options {
 		o.filters = make(map[string]func(*fieldpath.Set) *fieldpath.Set, len(filters))
 		for k, f := range filters {
 			if f != nil {
 				o.filters[k] = f
 			}
 		}
+		return o
 	}
 }
 
 // ApplyOption changes one Apply.
-type ApplyOption func(*applyOptions)
+type ApplyOption func(applyOptions) applyOptions
 
 type applyOptions struct {
 	force bool
@@ -80,7 +85,10 @@ type applyOptions struct {
 
 // Force makes Apply take the fields it conflicts on instead of failing.
 func Force() ApplyOption {
-	return func(o *applyOptions) { o.force = true }
+	return func(o applyOptions) applyOptions {
+		o.force = true
+		return o
+	}
 }
 
 // Updater runs Update and Apply. Immutable after NewUpdater; safe for
@@ -105,7 +113,7 @@ func (u *Updater) converter() Converter {
 func NewUpdater(opts ...Option) (*Updater, error) {
 	var o options
 	for _, opt := range opts {
-		opt(&o)
+		o = opt(o)
 	}
 	if o.converterSet && o.converter == nil {
 		return nil, errors.New("merge: WithConverter given a nil converter")
@@ -225,10 +233,24 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// Update records that manager replaced live by obj (a PUT or a patch that is
-// not an apply): every other manager loses the fields that changed or
-// disappeared, and manager owns what it changed. It never conflicts.
-func (u *Updater) Update(live, obj typed.Value, version string, managers fieldpath.Managers, manager string) (typed.Value, fieldpath.Managers, error) {
+// Writer names who writes and in which API version the object it writes
+// is: the manager that will own what it writes, and the version recorded
+// with its fields. Its fields must be named, as in
+// Writer{Manager: "kubectl", APIVersion: "v1"}: a literal that lists the
+// two strings alone does not compile outside this package, so they cannot
+// be swapped by mistake.
+type Writer struct {
+	_          struct{} // makes unkeyed literals fail to compile
+	Manager    string
+	APIVersion string
+}
+
+// Update records that the writer replaced live by obj (a PUT or a patch
+// that is not an apply): every other manager loses the fields that changed
+// or disappeared, and the writer's manager owns what it changed. It never
+// conflicts.
+func (u *Updater) Update(live, obj typed.Value, managers fieldpath.Managers, by Writer) (typed.Value, fieldpath.Managers, error) {
+	version, manager := by.APIVersion, by.Manager
 	managers, err := u.reconcile(live, managers)
 	if err != nil {
 		return typed.Value{}, nil, err
@@ -247,16 +269,17 @@ func (u *Updater) Update(live, obj typed.Value, version string, managers fieldpa
 	return obj, managers, nil
 }
 
-// Apply merges config into live on behalf of manager. Fields that other
-// managers own and that the apply would change are conflicts (a Conflicts
-// error) unless Force is given, in which case manager takes them. Fields
-// manager applied before and no longer applies are removed unless another
-// manager owns them. When nothing in the object changes, the live object is
-// returned as it is.
-func (u *Updater) Apply(live, config typed.Value, version string, managers fieldpath.Managers, manager string, opts ...ApplyOption) (typed.Value, fieldpath.Managers, error) {
+// Apply merges config into live on behalf of the writer's manager. Fields
+// that other managers own and that the apply would change are conflicts (a
+// Conflicts error) unless Force is given, in which case the writer takes
+// them. Fields the writer applied before and no longer applies are removed
+// unless another manager owns them. When nothing in the object changes, the
+// live object is returned as it is.
+func (u *Updater) Apply(live, config typed.Value, managers fieldpath.Managers, by Writer, opts ...ApplyOption) (typed.Value, fieldpath.Managers, error) {
+	version, manager := by.APIVersion, by.Manager
 	var o applyOptions
 	for _, opt := range opts {
-		opt(&o)
+		o = opt(o)
 	}
 	managers, err := u.reconcile(live, managers)
 	if err != nil {

@@ -40,7 +40,7 @@ func Compile(doc *Document, opts ...CompileOption) (*Schema, error) {
 	}
 	c := &compiler{doc: doc, budget: maxCompiledAtoms}
 	for _, opt := range opts {
-		opt(&c.opts)
+		c.opts = opt(c.opts)
 	}
 	c.indexNames()
 	c.named = make([]Type, len(doc.Types))
@@ -70,7 +70,7 @@ func Compile(doc *Document, opts ...CompileOption) (*Schema, error) {
 }
 
 // CompileOption changes what Compile accepts.
-type CompileOption func(*compileOptions)
+type CompileOption func(compileOptions) compileOptions
 
 type compileOptions struct {
 	lenient bool
@@ -84,7 +84,10 @@ type compileOptions struct {
 // (every non-null scalar value of it is invalid: "unexpected scalar type in
 // schema: WORD"). structmerge's drop-in for SMD's API compiles with it.
 func Lenient() CompileOption {
-	return func(o *compileOptions) { o.lenient = true }
+	return func(o compileOptions) compileOptions {
+		o.lenient = true
+		return o
+	}
 }
 
 type compiler struct {

@@ -8,7 +8,10 @@ import (
 	"github.com/structmerge/structmerge/value"
 )
 
-const exampleSchema = `
+// New validates a value against its type; a valid value has a field set
+// (what an applier of it would own) and compares with another.
+func ExampleNew() {
+	s, err := schema.CompileYAML([]byte(`
 types:
 - name: pod
   map:
@@ -24,12 +27,7 @@ types:
               - {name: image, type: {scalar: string}}
           elementRelationship: associative
           keys: [name]
-`
-
-// New validates a value against its type; a valid value has a field set
-// (what an applier of it would own) and compares with another.
-func ExampleNew() {
-	s, err := schema.CompileYAML([]byte(exampleSchema))
+`))
 	if err != nil {
 		panic(err)
 	}

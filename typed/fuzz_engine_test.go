@@ -157,7 +157,8 @@ func fvCheck(t *testing.T, w *schema.Type, v value.Value) {
 	if err != nil || !c.IsSame() {
 		t.Fatalf("a valid value differs from itself: %v %v", c, err)
 	}
-	m, err := typed.Merge(w, v, v)
+	mT, err := typed.NewUnvalidated(w, v).Merge(typed.NewUnvalidated(w, v))
+	m := mT.Value()
 	if err != nil {
 		t.Fatalf("merging a valid value with itself: %v", err)
 	}

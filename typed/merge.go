@@ -6,16 +6,6 @@ import (
 	"github.com/structmerge/structmerge/value"
 )
 
-// Merge merges the configuration rhs into the live value lhs, both of type
-// t: the configuration wins on leaves, atomic lists and maps are replaced
-// whole, granular maps are merged field by field, and associative lists are
-// merged by key, in the configuration's order, keeping the live items it does
-// not mention. An associative list of the configuration must not repeat a
-// key; the live value's may (the repeated items are merged as one).
-func Merge(t *schema.Type, lhs, rhs value.Value) (value.Value, error) {
-	return merge(t, lhs, rhs, false, false)
-}
-
 // merge runs a merger with pooled scratch memory.
 func merge(t *schema.Type, lhs, rhs value.Value, lhsValid, rhsValid bool) (value.Value, error) {
 	if t == nil {

@@ -110,7 +110,7 @@ func removeFromItem(t *schema.Type, item value.Value, pe fieldpath.PathElement, 
 }
 
 // ExtractOption changes what ExtractItems keeps.
-type ExtractOption func(*extractOptions)
+type ExtractOption func(extractOptions) extractOptions
 
 type extractOptions struct {
 	keyFields bool
@@ -119,7 +119,10 @@ type extractOptions struct {
 // WithKeyFields keeps the key fields of every associative list item that
 // ExtractItems keeps, so that the result can be applied as a configuration.
 func WithKeyFields() ExtractOption {
-	return func(o *extractOptions) { o.keyFields = true }
+	return func(o extractOptions) extractOptions {
+		o.keyFields = true
+		return o
+	}
 }
 
 // ExtractItems returns the part of v that the fields of set select: a member
@@ -128,7 +131,7 @@ func WithKeyFields() ExtractOption {
 func ExtractItems(t *schema.Type, v value.Value, set *fieldpath.Set, opts ...ExtractOption) value.Value {
 	var o extractOptions
 	for _, opt := range opts {
-		opt(&o)
+		o = opt(o)
 	}
 	out, ok := extract(t, v, set, o)
 	if !ok {

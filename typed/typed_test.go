@@ -212,7 +212,8 @@ func TestMerge(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.live+"+"+tc.config, func(t *testing.T) {
 			live, cfg := yv(t, tc.live), yv(t, tc.config)
-			got, err := typed.Merge(w, live, cfg)
+			gotT, err := typed.NewUnvalidated(w, live).Merge(typed.NewUnvalidated(w, cfg))
+			got := gotT.Value()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -225,7 +226,7 @@ func TestMerge(t *testing.T) {
 			}
 		})
 	}
-	if _, err := typed.Merge(w, yv(t, `{}`), yv(t, `{containers: [{name: a}, {name: a}]}`)); err == nil || !strings.Contains(err.Error(), "duplicate entries") {
+	if _, err := typed.NewUnvalidated(w, yv(t, `{}`)).Merge(typed.NewUnvalidated(w, yv(t, `{containers: [{name: a}, {name: a}]}`))); err == nil || !strings.Contains(err.Error(), "duplicate entries") {
 		t.Errorf("duplicate keys in the configuration: err = %v", err)
 	}
 }
@@ -362,7 +363,8 @@ func TestConcurrentUse(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				m, err := typed.Merge(w, live, cfg)
+				mT, err := typed.NewUnvalidated(w, live).Merge(typed.NewUnvalidated(w, cfg))
+				m := mT.Value()
 				if err != nil {
 					t.Error(err)
 					return
@@ -392,7 +394,8 @@ func TestResultsOwnTheirMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := typed.Merge(w, live, cfg)
+	mT, err := typed.NewUnvalidated(w, live).Merge(typed.NewUnvalidated(w, cfg))
+	m := mT.Value()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +425,7 @@ func TestResultsOwnTheirMemory(t *testing.T) {
 				a, b := others[(g+i)%3], others[(g+i+1)%3]
 				_ = typed.Validate(w, a)
 				_, _ = typed.FieldSet(w, a)
-				_, _ = typed.Merge(w, a, b)
+				_, _ = typed.NewUnvalidated(w, a).Merge(typed.NewUnvalidated(w, b))
 				_, _ = typed.Compare(w, a, b)
 			}
 		}()
@@ -443,7 +446,7 @@ func TestScratchLeftClean(t *testing.T) {
 	for _, v := range []value.Value{a, b, bad} {
 		_ = typed.Validate(w, v)
 		_, _ = typed.FieldSet(w, v)
-		_, _ = typed.Merge(w, v, a)
+		_, _ = typed.NewUnvalidated(w, v).Merge(typed.NewUnvalidated(w, a))
 		_, _ = typed.Compare(w, b, v)
 		if dirty := typed.PooledScratchDirty(); dirty != "" {
 			t.Fatalf("after the walks of %s: %s", value.ToJSON(v), dirty)
@@ -474,7 +477,8 @@ func TestMergeIntoNull(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := typed.Merge(w, value.Value{}, cfg.Value())
+		wantT, err := typed.NewUnvalidated(w, value.Value{}).Merge(typed.NewUnvalidated(w, cfg.Value()))
+		want := wantT.Value()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -626,7 +630,7 @@ func TestNoType(t *testing.T) {
 		"Validate":            func() error { return typed.Validate(nil, v) },
 		"FieldSet":            func() error { _, err := typed.FieldSet(nil, v); return err },
 		"Compare":             func() error { _, err := typed.Compare(nil, v, v); return err },
-		"Merge":               func() error { _, err := typed.Merge(nil, v, v); return err },
+		"Merge":               func() error { _, err := typed.NewUnvalidated(nil, v).Merge(typed.NewUnvalidated(nil, v)); return err },
 		"zero Value FieldSet": func() error { _, err := zero.FieldSet(); return err },
 		"zero Value Compare":  func() error { _, err := zero.Compare(zero); return err },
 		"zero Value Merge":    func() error { _, err := zero.Merge(zero); return err },

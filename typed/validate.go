@@ -6,9 +6,10 @@ import (
 	"github.com/structmerge/structmerge/value"
 )
 
-// ValidateOption changes what Validate accepts. (Options are values, not
-// functions, so that taking them costs no allocation.)
-type ValidateOption struct{ o validateOptions }
+// ValidateOption changes what Validate and New accept. Like every option
+// of this module, it maps settings to settings by value, so that taking
+// options costs no allocation.
+type ValidateOption func(validateOptions) validateOptions
 
 type validateOptions struct {
 	allowDuplicates bool
@@ -18,7 +19,7 @@ type validateOptions struct {
 func validateOpts(opts []ValidateOption) validateOptions {
 	var o validateOptions
 	for _, opt := range opts {
-		o.allowDuplicates = o.allowDuplicates || opt.o.allowDuplicates
+		o = opt(o)
 	}
 	return o
 }
@@ -26,7 +27,10 @@ func validateOpts(opts []ValidateOption) validateOptions {
 // AllowDuplicates accepts associative lists with two items of the same key,
 // as a live object stored before such lists were checked may have.
 func AllowDuplicates() ValidateOption {
-	return ValidateOption{validateOptions{allowDuplicates: true}}
+	return func(o validateOptions) validateOptions {
+		o.allowDuplicates = true
+		return o
+	}
 }
 
 // Validate checks that v fits t and returns every problem found (an Errors),

@@ -77,9 +77,15 @@ func derived(inputs ...validity) validity {
 	return validWithDuplicates
 }
 
-// Merge merges config into tv (see the function Merge). Parts of either
-// side that the other does not touch are shared with the result, not
-// walked again, when both were validated by New.
+// Merge merges the configuration config into the live value tv, as the
+// type of tv directs: the configuration wins on leaves, atomic lists and
+// maps are replaced whole, granular maps are merged field by field, and
+// associative lists are merged by key, in the configuration's order,
+// keeping the live items it does not mention. An associative list of the
+// configuration must not repeat a key; the live value's may (the repeated
+// items are merged as one). Parts of either side that the other does not
+// touch are shared with the result, not walked again, when both were
+// validated by New.
 func (tv Value) Merge(config Value) (Value, error) {
 	same := tv.typ == config.typ
 	out, err := merge(tv.typ, tv.val, config.val, tv.checked >= validWithDuplicates, same && config.checked == valid)

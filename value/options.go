@@ -15,7 +15,7 @@ const (
 const maxMaxDepth = 100_000
 
 // DecodeOption configures FromJSON, FromYAML and FromYAMLDocuments.
-type DecodeOption func(*decodeConfig)
+type DecodeOption func(decodeConfig) decodeConfig
 
 type decodeConfig struct {
 	maxDepth int
@@ -27,12 +27,13 @@ type decodeConfig struct {
 // top level is at depth 1. The default is DefaultMaxDepth. Deeper input
 // fails with an error wrapping ErrTooDeep. n must be between 1 and 100000.
 func MaxDepth(n int) DecodeOption {
-	return func(c *decodeConfig) {
+	return func(c decodeConfig) decodeConfig {
 		if n <= 0 || n > maxMaxDepth {
 			c.err = fmt.Errorf("value: MaxDepth must be between 1 and %d, got %d", maxMaxDepth, n)
-			return
+			return c
 		}
 		c.maxDepth = n
+		return c
 	}
 }
 
@@ -40,12 +41,13 @@ func MaxDepth(n int) DecodeOption {
 // DefaultMaxBytes. Larger input fails with an error wrapping ErrTooLarge.
 // n must be positive.
 func MaxBytes(n int64) DecodeOption {
-	return func(c *decodeConfig) {
+	return func(c decodeConfig) decodeConfig {
 		if n <= 0 {
 			c.err = fmt.Errorf("value: MaxBytes must be positive, got %d", n)
-			return
+			return c
 		}
 		c.maxBytes = n
+		return c
 	}
 }
 
@@ -62,7 +64,7 @@ func resolveOptions(opts []DecodeOption) (decodeConfig, error) {
 func resolveGiven(c decodeConfig, opts []DecodeOption) (decodeConfig, error) {
 	for _, o := range opts {
 		if o != nil {
-			o(&c)
+			c = o(c)
 		}
 	}
 	return c, c.err

@@ -196,13 +196,13 @@ func newSMKeyed(tb testing.TB, n int) *smKeyed {
 }
 
 func (k *smKeyed) firstApply() (typed.Value, fieldpath.Managers, error) {
-	return k.updater.Apply(k.empty, k.first, "v1", nil, "a")
+	return k.updater.Apply(k.empty, k.first, nil, merge.Writer{Manager: "a", APIVersion: "v1"})
 }
 
 func (k *smKeyed) secondApply() (typed.Value, fieldpath.Managers, error) {
 	// Copied as SMD's are, so that both do the same work per apply;
 	// structmerge does not modify its arguments.
-	return k.updater.Apply(k.live, k.second, "v1", k.liveManagers.Copy(), "b")
+	return k.updater.Apply(k.live, k.second, k.liveManagers.Copy(), merge.Writer{Manager: "b", APIVersion: "v1"})
 }
 
 // BenchmarkKeyedList applies configurations with many items of one keyed

@@ -80,9 +80,9 @@ func (r *smRunner) exec(observe func(i int, live, input typed.Value)) (typed.Val
 			observe(i, live, r.inputs[i])
 		}
 		if s.apply {
-			live, managers, err = r.updater.Apply(live, r.inputs[i], s.version, managers, s.manager)
+			live, managers, err = r.updater.Apply(live, r.inputs[i], managers, merge.Writer{Manager: s.manager, APIVersion: s.version})
 		} else {
-			live, managers, err = r.updater.Update(live, r.inputs[i], s.version, managers, s.manager)
+			live, managers, err = r.updater.Update(live, r.inputs[i], managers, merge.Writer{Manager: s.manager, APIVersion: s.version})
 		}
 		if err != nil {
 			return typed.Value{}, nil, err

@@ -116,7 +116,8 @@ func Outcome(t *schema.Type, live, v value.Value) Result {
 		return r
 	}
 	r.Fields = string(set.MarshalFieldsV1())
-	merged, err := typed.Merge(t, live, v)
+	mergedT, err := typed.NewUnvalidated(t, live).Merge(typed.NewUnvalidated(t, v))
+	merged := mergedT.Value()
 	if err != nil {
 		r.Err = "merge: " + err.Error()
 		return r

@@ -675,7 +675,8 @@ func hostileCases() []hostileCase {
 				if s.Size() != 1 {
 					return fmt.Errorf("field set of %d paths, want the leaf", s.Size())
 				}
-				m, err := typed.Merge(n, v, v)
+				mT, err := typed.NewUnvalidated(n, v).Merge(typed.NewUnvalidated(n, v))
+				m := mT.Value()
 				if err == nil && !value.Equal(m, v) {
 					return errors.New("merging a value with itself changed it")
 				}
@@ -720,7 +721,7 @@ func hostileCases() []hostileCase {
 				t.Fatal(err)
 			}
 			return func() error {
-				_, after, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), "v1", managers, "kubectl", merge.Force())
+				_, after, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"}, merge.Force())
 				if err == nil && (len(after) != 1 || after["kubectl"].Set.Size() != 5000) {
 					return fmt.Errorf("%d managers after forcing, kubectl owns %d fields", len(after), after["kubectl"].Set.Size())
 				}
@@ -733,7 +734,7 @@ func hostileCases() []hostileCase {
 			config := relabel(5000, "new")
 			u, _ := merge.NewUpdater()
 			return func() error {
-				_, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), "v1", managers, "kubectl")
+				_, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 				var cs merge.Conflicts
 				if errors.As(err, &cs) && len(cs) != 5000 {
 					return fmt.Errorf("%d conflicts", len(cs))
@@ -751,7 +752,7 @@ func hostileCases() []hostileCase {
 			u, _ := merge.NewUpdater()
 			obj := relabel(5000, "v")
 			return func() error {
-				_, after, err := u.Update(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, obj), "v1", managers, "kubectl")
+				_, after, err := u.Update(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, obj), managers, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 				if err == nil && len(after) != 5000 {
 					return fmt.Errorf("an update that changes nothing left %d managers", len(after))
 				}
@@ -786,7 +787,7 @@ func hostileCases() []hostileCase {
 			w := widget(t)
 			v := duplicateItems(100_000)
 			return func() error {
-				_, err := typed.Merge(w, value.NewMap(nil), v)
+				_, err := typed.NewUnvalidated(w, value.NewMap(nil)).Merge(typed.NewUnvalidated(w, v))
 				return err
 			}
 		}, want: "duplicate entries", longError: true},
@@ -796,7 +797,7 @@ func hostileCases() []hostileCase {
 			u, _ := merge.NewUpdater()
 			config := value.NewMap([]value.Field{{Name: "name", Value: value.NewString("x")}})
 			return func() error {
-				res, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), "v1", nil, "kubectl")
+				res, _, err := u.Apply(typed.NewUnvalidated(w, live), typed.NewUnvalidated(w, config), nil, merge.Writer{Manager: "kubectl", APIVersion: "v1"})
 				if err == nil {
 					if c, _ := res.Value().Get("containers"); len(c.Items()) != 100_000 {
 						return fmt.Errorf("the list has %d items after an apply that did not touch it", len(c.Items()))
@@ -879,7 +880,8 @@ func hostileCases() []hostileCase {
 			w := widget(t)
 			live, config := distinctItems(100_000, "old"), distinctItems(100_000, "new")
 			return func() error {
-				m, err := typed.Merge(w, live, config)
+				mT, err := typed.NewUnvalidated(w, live).Merge(typed.NewUnvalidated(w, config))
+				m := mT.Value()
 				if err == nil && !value.Equal(m, config) {
 					return errors.New("merged list is not the configuration")
 				}

@@ -117,7 +117,7 @@ func newFixture(t *testing.T) *fixture {
 	f.compared = make([][]string, m)
 	f.appliedManagers = make([][]string, m)
 	for i, a := range f.values {
-		live, managers, err := f.updater.Apply(typed.NewUnvalidated(f.w, value.NewNull()), typed.NewUnvalidated(f.w, a), "v1", nil, "a")
+		live, managers, err := f.updater.Apply(typed.NewUnvalidated(f.w, value.NewNull()), typed.NewUnvalidated(f.w, a), nil, merge.Writer{Manager: "a", APIVersion: "v1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,8 @@ func newFixture(t *testing.T) *fixture {
 		f.compared[i] = make([]string, m)
 		f.appliedManagers[i] = make([]string, m)
 		for j, b := range f.values {
-			mv, err := typed.Merge(f.w, a, b)
+			mvT, err := typed.NewUnvalidated(f.w, a).Merge(typed.NewUnvalidated(f.w, b))
+			mv := mvT.Value()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +142,7 @@ func newFixture(t *testing.T) *fixture {
 				t.Fatal(err)
 			}
 			f.compared[i][j] = c.String()
-			res, after, err := f.updater.Apply(live, typed.NewUnvalidated(f.w, b), "v1", managers, "b", merge.Force())
+			res, after, err := f.updater.Apply(live, typed.NewUnvalidated(f.w, b), managers, merge.Writer{Manager: "b", APIVersion: "v1"}, merge.Force())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -304,7 +305,8 @@ func (f *fixture) write(r *rand.Rand, b *board) error {
 	if got := value.ToJSON(pair); string(got) != want {
 		return fmt.Errorf("a map of values %d and %d encodes as\n%s\nwant\n%s", vi, vj, got, want)
 	}
-	merged, err := typed.Merge(f.w, f.values[vi], f.values[vj])
+	mergedT, err := typed.NewUnvalidated(f.w, f.values[vi]).Merge(typed.NewUnvalidated(f.w, f.values[vj]))
+	merged := mergedT.Value()
 	if err != nil {
 		return err
 	}
@@ -361,7 +363,7 @@ func (f *fixture) read(r *rand.Rand, b *board) error {
 		}
 	case 2: // applies on shared live objects and managers
 		i, j := r.IntN(len(f.values)), r.IntN(len(f.values))
-		res, after, err := f.updater.Apply(f.live[i], typed.NewUnvalidated(f.w, f.values[j]), "v1", f.managers[i], "b", merge.Force())
+		res, after, err := f.updater.Apply(f.live[i], typed.NewUnvalidated(f.w, f.values[j]), f.managers[i], merge.Writer{Manager: "b", APIVersion: "v1"}, merge.Force())
 		if err != nil {
 			return err
 		}
@@ -397,7 +399,8 @@ func (f *fixture) read(r *rand.Rand, b *board) error {
 		if err != nil || !bytes.Equal(fs.MarshalFieldsV1(), f.mergedSet[dv.i][dv.j]) {
 			return fmt.Errorf("FieldSet of the published merge of %d and %d: %s %v", dv.i, dv.j, fs.MarshalFieldsV1(), err)
 		}
-		again, err := typed.Merge(f.w, dv.merged, f.values[dv.j])
+		againT, err := typed.NewUnvalidated(f.w, dv.merged).Merge(typed.NewUnvalidated(f.w, f.values[dv.j]))
+		again := againT.Value()
 		if err != nil || !bytes.Equal(value.ToJSON(again), f.merged[dv.i][dv.j]) {
 			return fmt.Errorf("merging value %d again into the published merge: %s %v", dv.j, value.ToJSON(again), err)
 		}

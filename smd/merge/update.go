@@ -220,7 +220,7 @@ func (s *Updater) Update(liveObject, newObject *typed.TypedValue, version fieldp
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err
 	}
-	_, out, err := u.Update(live, obj, string(version), m, manager)
+	_, out, err := u.Update(live, obj, m, coremerge.Writer{Manager: manager, APIVersion: string(version)})
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, fromError(err)
 	}
@@ -256,7 +256,7 @@ func (s *Updater) Apply(liveObject, configObject *typed.TypedValue, version fiel
 	if force {
 		opts = append(opts, coremerge.Force())
 	}
-	out, outManagers, err := u.Apply(live, config, string(version), m, manager, opts...)
+	out, outManagers, err := u.Apply(live, config, m, coremerge.Writer{Manager: manager, APIVersion: string(version)}, opts...)
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, fromError(err)
 	}

@@ -103,7 +103,7 @@ func (t *Typed) do(state scenario.State, op scenario.Operation) (scenario.State,
 		if op.Op == scenario.OpForceApply {
 			opts = append(opts, merge.Force())
 		}
-		newObj, newMgr, err = t.updater.Apply(live, obj, op.APIVersion, managers, op.Manager, opts...)
+		newObj, newMgr, err = t.updater.Apply(live, obj, managers, merge.Writer{Manager: op.Manager, APIVersion: op.APIVersion}, opts...)
 		if err != nil {
 			return state, conflictsError(err)
 		}
@@ -112,7 +112,7 @@ func (t *Typed) do(state scenario.State, op scenario.Operation) (scenario.State,
 		if err != nil {
 			return state, err
 		}
-		newObj, newMgr, err = t.updater.Update(live, obj, op.APIVersion, managers, op.Manager)
+		newObj, newMgr, err = t.updater.Update(live, obj, managers, merge.Writer{Manager: op.Manager, APIVersion: op.APIVersion})
 		if err != nil {
 			return state, err
 		}

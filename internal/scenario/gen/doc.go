@@ -1,5 +1,6 @@
-// Package gen generates random, reproducible inputs for the differential
-// tests of the conformance module: schemas in the structured-merge-diff
+// Package gen generates random, reproducible test cases for the merge
+// engine's fuzz targets and the conformance module's differential tests
+// (it needs no reference engine): schemas in the structured-merge-diff
 // schema format, objects that fit them, configurations derived from those
 // objects, and scenario files (SCENARIOS.md) that replay a case.
 //

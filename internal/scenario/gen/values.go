@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 )
@@ -686,12 +687,7 @@ func (g *Values) walkDuplicate(t *Type, v any, n *int, target int) any {
 
 // SortedKeys returns the keys of m in order.
 func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 // SameValue reports whether two unstructured values are equal, numbers by
