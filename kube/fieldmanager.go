@@ -58,7 +58,7 @@ type ResourcePathMappings map[string]fieldpath.Path
 type ReplicasPathsFunc func(gvk GroupVersionKind) (ResourcePathMappings, bool)
 
 // Option configures a FieldManager.
-type Option func(*options)
+type Option func(options) options
 
 type options struct {
 	now         func() time.Time
@@ -76,7 +76,10 @@ type options struct {
 // WithClock sets the clock whose time the field manager records in the
 // entries it changes (the default is time.Now).
 func WithClock(now func() time.Time) Option {
-	return func(o *options) { o.now, o.nowSet = now, true }
+	return func(o options) options {
+		o.now, o.nowSet = now, true
+		return o
+	}
 }
 
 // WithMaxUpdateManagers sets how many Update entries an object keeps
@@ -84,21 +87,30 @@ func WithClock(now func() time.Time) Option {
 // version (the default is DefaultMaxUpdateManagers). n < 0 keeps them all,
 // as the API server's test field manager does; n == 0 is an error.
 func WithMaxUpdateManagers(n int) Option {
-	return func(o *options) { o.maxUpdaters, o.capSet = n, true }
+	return func(o options) options {
+		o.maxUpdaters, o.capSet = n, true
+		return o
+	}
 }
 
 // WithResetFields sets the fields nobody owns, per kind and subresource
 // (the default is RegistryResetFields, the API server's built-in kinds).
 // nil resets nothing.
 func WithResetFields(f ResetFieldsFunc) Option {
-	return func(o *options) { o.reset, o.resetSet = f, true }
+	return func(o options) options {
+		o.reset, o.resetSet = f, true
+		return o
+	}
 }
 
 // WithReplicasPaths sets which kinds have a scale subresource and where
 // their replicas are (the default is RegistryReplicasPaths). nil gives no
 // kind a scale subresource.
 func WithReplicasPaths(f ReplicasPathsFunc) Option {
-	return func(o *options) { o.replicas, o.replicasSet = f, true }
+	return func(o options) options {
+		o.replicas, o.replicasSet = f, true
+		return o
+	}
 }
 
 // WithVersionConverter sets how objects convert between the API versions
@@ -111,7 +123,10 @@ func WithReplicasPaths(f ReplicasPathsFunc) Option {
 // versions. NoneConverter is the API server's for custom resources with
 // conversion strategy None.
 func WithVersionConverter(c VersionConverter) Option {
-	return func(o *options) { o.conv, o.convSet = c, true }
+	return func(o options) options {
+		o.conv, o.convSet = c, true
+		return o
+	}
 }
 
 // FieldManager does to whole Kubernetes objects what the API server's
@@ -138,7 +153,7 @@ func NewFieldManager(types TypeResolver, opts ...Option) (*FieldManager, error) 
 	}
 	o := options{now: time.Now, maxUpdaters: DefaultMaxUpdateManagers, reset: RegistryResetFields, replicas: RegistryReplicasPaths}
 	for _, opt := range opts {
-		opt(&o)
+		o = opt(o)
 	}
 	if o.nowSet && o.now == nil {
 		return nil, errors.New("kube: WithClock given a nil clock")
@@ -153,7 +168,7 @@ func NewFieldManager(types TypeResolver, opts ...Option) (*FieldManager, error) 
 }
 
 // RequestOption changes one Apply or Update.
-type RequestOption func(*request)
+type RequestOption func(request) request
 
 type request struct {
 	force       bool
@@ -163,13 +178,19 @@ type request struct {
 // Force makes an apply take the fields it conflicts on (kubectl apply
 // --force-conflicts).
 func Force() RequestOption {
-	return func(r *request) { r.force = true }
+	return func(r request) request {
+		r.force = true
+		return r
+	}
 }
 
 // Subresource makes the write go to a subresource ("status", "scale", ...)
 // rather than the main resource.
 func Subresource(name string) RequestOption {
-	return func(r *request) { r.subresource = name }
+	return func(r request) request {
+		r.subresource = name
+		return r
+	}
 }
 
 // ScaleSubresource is the subresource whose writes carry an
@@ -227,7 +248,7 @@ func (m *FieldManager) Update(live, obj value.Value, manager string, opts ...Req
 func resolveRequest(opts []RequestOption) request {
 	var r request
 	for _, opt := range opts {
-		opt(&r)
+		r = opt(r)
 	}
 	return r
 }
