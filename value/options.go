@@ -53,15 +53,6 @@ func MaxBytes(n int64) DecodeOption {
 
 func resolveOptions(opts []DecodeOption) (decodeConfig, error) {
 	c := decodeConfig{maxDepth: DefaultMaxDepth, maxBytes: DefaultMaxBytes}
-	if len(opts) == 0 {
-		// Without options c stays on the stack (an option is handed a
-		// pointer to it).
-		return c, nil
-	}
-	return resolveGiven(c, opts)
-}
-
-func resolveGiven(c decodeConfig, opts []DecodeOption) (decodeConfig, error) {
 	for _, o := range opts {
 		if o != nil {
 			c = o(c)
