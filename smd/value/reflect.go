@@ -29,11 +29,9 @@ type UnstructuredConverterWithError interface {
 // UnstructuredConverterWithError, json.Marshaler) do.
 //
 // Unlike SMD's, which views the Go value in place through reflection, the
-// Value is a snapshot: unstructured data made once, here, by a walk over the
-// value through reflection that follows encoding/json's rules (or, for what
-// the walk does not handle, through encoding/json itself). Map.Set on it
-// changes the snapshot, not the Go value. Integers become int64, floats
-// float64.
+// Value is a snapshot: unstructured data made once, here. Map.Set on it
+// changes the snapshot, not the Go value. Integers become int64 and other
+// numbers float64.
 func NewValueReflect(value interface{}) (Value, error) {
 	switch c := value.(type) {
 	case UnstructuredConverterWithError:
@@ -44,12 +42,6 @@ func NewValueReflect(value interface{}) (Value, error) {
 		return NewValueInterface(u), nil
 	case UnstructuredConverter:
 		return NewValueInterface(c.ToUnstructured()), nil
-	}
-	if u, ok, err := reflectToUnstructured(value); ok {
-		if err != nil {
-			return nil, err
-		}
-		return NewValueInterface(u), nil
 	}
 	data, err := json.Marshal(value)
 	if err != nil {
