@@ -392,3 +392,20 @@ func TestReflectEntriesConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestEntryChecksDoNotAllocate: the runtime converter's calls for each
+// value (an entry and its Can* checks) cost no allocation, though nothing
+// is cached.
+func TestEntryChecksDoNotAllocate(t *testing.T) {
+	types := []reflect.Type{reflect.TypeOf(""), reflect.TypeOf(outer{}), reflect.TypeOf(time.Time{}), reflect.TypeOf(&converterWithError{})}
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, typ := range types {
+			e := value.TypeReflectEntryOf(typ)
+			_ = e.CanConvertToUnstructured()
+			_ = e.CanConvertFromUnstructured()
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per run, want 0", allocs)
+	}
+}
