@@ -82,3 +82,52 @@ func TestConcurrentReads(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestIteratePathsAreKept: callers keep the paths Iterate gives them
+// (k8s.io/apimachinery's conflict tests build expected conflicts so).
+func TestIteratePathsAreKept(t *testing.T) {
+	s := fieldpath.NewSet(
+		fieldpath.MakePathOrDie("spec", "nodeName"),
+		fieldpath.MakePathOrDie("spec", "nodeSelector"),
+		fieldpath.MakePathOrDie("spec", "template", "spec", "containers", fieldpath.KeyByFields("name", "c"), "image"),
+		fieldpath.MakePathOrDie("spec", "template", "spec", "containers", fieldpath.KeyByFields("name", "c"), "name"),
+		fieldpath.MakePathOrDie("spec", "template", "spec"),
+	)
+	var kept []fieldpath.Path
+	s.Iterate(func(p fieldpath.Path) { kept = append(kept, p) })
+	var got []string
+	for _, p := range kept {
+		got = append(got, p.String())
+	}
+	want := []string{
+		".spec.nodeName",
+		".spec.nodeSelector",
+		".spec.template.spec",
+		`.spec.template.spec.containers[name="c"].image`,
+		`.spec.template.spec.containers[name="c"].name`,
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("kept paths:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestKeyErrorWords: a key that is not a JSON object is reported in the
+// words of SMD's JSON reader, which callers match on; a null key is a key
+// without fields, as in SMD. (The texts are SMD v6.4.2's.)
+func TestKeyErrorWords(t *testing.T) {
+	for in, want := range map[string]string{
+		`k:{invalid json}`: `ReadObjectCB: expect " after {, but found i, error found in #2 byte of ...|{invalid jso|..., bigger context ...|{invalid json}|...`,
+		`k:[1]`:            `ReadObjectCB: expect { or n, but found [, error found in #1 byte of ...|[1]|..., bigger context ...|[1]|...`,
+		`k:{ invalid}`:     `ReadObjectCB: expect " after {, but found i, error found in #3 byte of ...|{ invalid}|..., bigger context ...|{ invalid}|...`,
+		`k:`:               "ReadObjectCB: expect { or n, but found \x00, error found in #0 byte of ...||..., bigger context ...||...",
+	} {
+		_, err := fieldpath.DeserializePathElement(in)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", in, err, want)
+		}
+	}
+	pe, err := fieldpath.DeserializePathElement("k:null")
+	if err != nil || pe.Key == nil || len(*pe.Key) != 0 {
+		t.Errorf("k:null: %v, %v; want a key without fields", pe, err)
+	}
+}

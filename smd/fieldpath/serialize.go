@@ -99,9 +99,16 @@ func DeserializePathElement(s string) (PathElement, error) {
 		}
 		return PathElement{Value: &v}, nil
 	case 'k':
+		if err := keyShapeError(rest); err != nil {
+			return PathElement{}, err
+		}
 		cv, err := core.FromJSON([]byte(rest))
 		if err != nil {
 			return PathElement{}, err
+		}
+		if cv.Kind() == core.Null {
+			// SMD reads a null key as a key without fields.
+			return PathElement{Key: &value.FieldList{}}, nil
 		}
 		if cv.Kind() != core.Map {
 			return PathElement{}, fmt.Errorf("key %q is not a JSON object", rest)
@@ -288,4 +295,43 @@ func readFieldsV1(v core.Value) (children *Set, member bool, err error) {
 		member = true
 	}
 	return children, member, err
+}
+
+// keyShapeError reports, in the words SMD's JSON reader (json-iterator)
+// uses, a key that does not start as a JSON object should: its first
+// character is not '{' (or the 'n' of null), or the one after '{' is not
+// '"' or '}'. Callers such as k8s.io/apimachinery's tests look for these
+// words ("ReadObjectCB"). Other malformed keys get the decoder's own error.
+func keyShapeError(data string) error {
+	i := skipSpace(data, 0)
+	if i == len(data) {
+		return iterError(data, i, "ReadObjectCB", "expect { or n, but found \x00")
+	}
+	if c := data[i]; c != '{' && c != 'n' {
+		return iterError(data, i+1, "ReadObjectCB", "expect { or n, but found "+string([]byte{c}))
+	}
+	if data[i] == 'n' {
+		return nil
+	}
+	j := skipSpace(data, i+1)
+	if j < len(data) && data[j] != '"' && data[j] != '}' {
+		return iterError(data, j+1, "ReadObjectCB", "expect \" after {, but found "+string([]byte{data[j]}))
+	}
+	return nil
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// iterError formats an error as json-iterator does, at the read position
+// head of data: the operation, the message, and the text around head.
+func iterError(data string, head int, op, msg string) error {
+	from, to := max(head-10, 0), min(head+10, len(data))
+	cfrom, cto := max(head-50, 0), min(head+50, len(data))
+	return fmt.Errorf("%s: %s, error found in #%v byte of ...|%s|..., bigger context ...|%s|...",
+		op, msg, head-from, data[from:to], data[cfrom:cto])
 }

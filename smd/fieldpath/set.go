@@ -122,8 +122,9 @@ func (s *Set) String() string {
 }
 
 // Iterate calls f for each path, members of a node before its children.
-// The path passed to f is reused after f returns; copy it to keep it.
-func (s *Set) Iterate(f func(Path)) { s.iterate(make(Path, 0, 8), f) }
+// Each call of f gets a path of its own, which f may keep (callers such as
+// k8s.io/apimachinery's tests collect them).
+func (s *Set) Iterate(f func(Path)) { s.iterate(nil, f) }
 
 // All returns the paths in Iterate's order.
 func (s *Set) All() iter.Seq[Path] {
@@ -138,6 +139,8 @@ func (s *Set) All() iter.Seq[Path] {
 }
 
 func (s *Set) iterate(prefix Path, f func(Path)) {
+	// The full slice expression makes each append copy the prefix.
+	prefix = prefix[:len(prefix):len(prefix)]
 	for _, pe := range s.Members.members {
 		f(append(prefix, pe))
 	}

@@ -68,3 +68,45 @@ func TestParserLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsOwnTheirMaps: a caller may write into a result's maps (the
+// Kubernetes field manager sets metadata.managedFields in the merged
+// object) without changing the inputs, as with SMD, whose merge builds
+// each map anew.
+func TestResultsOwnTheirMaps(t *testing.T) {
+	p, err := typed.NewParser(`types:
+- name: obj
+  map:
+    fields:
+    - name: metadata
+      type: {namedType: meta}
+    - name: spec
+      type: {namedType: meta}
+- name: meta
+  map:
+    elementType: {scalar: string}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]interface{}{"metadata": map[string]interface{}{"name": "a"}, "spec": map[string]interface{}{"x": "1"}}
+	cfg := map[string]interface{}{"metadata": map[string]interface{}{"name": "a"}}
+	lv, err := p.Type("obj").FromUnstructured(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, err := p.Type("obj").FromUnstructured(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := lv.Merge(cv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := merged.AsValue().Unstructured().(map[string]interface{})
+	out["metadata"].(map[string]interface{})["managedFields"] = "x"
+	out["spec"].(map[string]interface{})["y"] = "2"
+	if len(live["metadata"].(map[string]interface{})) != 1 || len(cfg["metadata"].(map[string]interface{})) != 1 || len(live["spec"].(map[string]interface{})) != 1 {
+		t.Errorf("writing into the result changed an input: live %v, config %v", live, cfg)
+	}
+}

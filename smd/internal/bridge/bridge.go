@@ -176,10 +176,11 @@ type Source struct {
 // FromValueLike is FromValue for a value computed from sources (say, a
 // merge of two objects). Where a node of v is the very node of a source
 // (structmerge's operations share unchanged subtrees with their inputs),
-// the source's own Go data is used, as SMD's operations return the caller's
-// data for what they do not change; elsewhere new maps and lists are made,
-// and integers take the Go type the sources use for theirs (int rather
-// than int64, as YAML decoders make).
+// the source's own Go data is copied: its maps and lists anew, its scalars
+// as they are. Callers write into results (Kubernetes' field manager sets
+// metadata.managedFields in the merged object), so a result never shares a
+// map or list with an input. Elsewhere integers take the Go type the
+// sources use for theirs (int rather than int64, as YAML decoders make).
 func FromValueLike(v corevalue.Value, sources ...Source) value.Value {
 	conv := func(i int64) interface{} { return i }
 	for _, s := range sources {
@@ -236,7 +237,7 @@ func intType(x interface{}) (func(int64) interface{}, bool) {
 func unstructuredLike(v corevalue.Value, srcs []Source, conv func(int64) interface{}) interface{} {
 	for _, s := range srcs {
 		if corevalue.Same(v, s.Core) && v.Kind() == s.Core.Kind() {
-			return s.Go
+			return copyContainers(s.Go)
 		}
 	}
 	switch v.Kind() {
@@ -290,4 +291,30 @@ func mapGet(m interface{}, key string) (interface{}, bool) {
 		return x, ok
 	}
 	return nil, false
+}
+
+// copyContainers returns x with its maps and lists copied, all the way
+// down; scalars are shared.
+func copyContainers(x interface{}) interface{} {
+	switch t := x.(type) {
+	case map[string]interface{}:
+		out := make(map[string]interface{}, len(t))
+		for k, v := range t {
+			out[k] = copyContainers(v)
+		}
+		return out
+	case map[interface{}]interface{}:
+		out := make(map[interface{}]interface{}, len(t))
+		for k, v := range t {
+			out[k] = copyContainers(v)
+		}
+		return out
+	case []interface{}:
+		out := make([]interface{}, len(t))
+		for i, v := range t {
+			out[i] = copyContainers(v)
+		}
+		return out
+	}
+	return x
 }
