@@ -170,6 +170,12 @@ func (o Origin) item(i int) (Origin, bool) {
 func FromUnstructured(x any) (Value, error) {
 	var c unstructuredConverter
 	v, ok := c.convert(x)
+	if !ok && !c.ordered {
+		// The quick conversion failed somewhere; the error reported is
+		// the first in key order, which only the ordered conversion finds.
+		c = unstructuredConverter{ordered: true}
+		v, ok = c.convert(x)
+	}
 	if !ok {
 		path := unstructuredPath(c.segs)
 		if path == "" {
@@ -181,6 +187,9 @@ func FromUnstructured(x any) (Value, error) {
 }
 
 type unstructuredConverter struct {
+	// ordered converts every map in key order (see stringMap).
+	ordered bool
+
 	msg   string
 	segs  []pathSeg // innermost first
 	depth int
@@ -351,11 +360,15 @@ func (c *unstructuredConverter) number(n json.Number) (Value, bool) {
 
 // stringMap converts the entries in Go's map order straight into the
 // map's fields and sorts those. A failure is reported for the first failing
-// entry in key order, whatever the map order: the map is then converted
-// again by orderedStringMap.
+// entry in key order, whatever the map order: after a failure anywhere,
+// FromUnstructured converts the whole input again in order (c.ordered),
+// once, with orderedStringMap.
 func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	if len(m) == 0 {
 		return Value{kind: Map}, true
+	}
+	if c.ordered {
+		return c.orderedStringMap(m)
 	}
 	// A small map is gathered and sorted on the stack and copied to the
 	// heap once: moving fields around in heap memory costs a write
@@ -363,7 +376,7 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	if len(m) <= smallMap {
 		var small [smallMap]Field
 		if !c.mapFields(small[:len(m)], m) {
-			return c.orderedStringMap(m)
+			return Value{}, false
 		}
 		fields := c.allocFields(len(m))
 		copy(fields, small[:len(m)])
@@ -371,19 +384,17 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	}
 	fields := c.allocFields(len(m))
 	if !c.mapFields(fields, m) {
-		return c.orderedStringMap(m)
+		return Value{}, false
 	}
 	return mapValue(fields), true
 }
 
-// mapFields converts the entries of m into fields, sorted by name; on a
-// failure it forgets the error, for orderedStringMap to find the first.
+// mapFields converts the entries of m into fields, sorted by name.
 func (c *unstructuredConverter) mapFields(fields []Field, m map[string]any) bool {
 	i := 0
 	for k, x := range m {
 		v, ok := c.convert(x)
 		if !ok {
-			c.msg, c.segs = "", c.segs[:0]
 			return false
 		}
 		fields[i] = Field{Name: k, Value: v}
