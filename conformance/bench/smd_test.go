@@ -49,22 +49,7 @@ func (smdEngine) prepare(tb testing.TB, w workload, op operation, mode inputMode
 	}
 	u := (&merge.UpdaterBuilder{Converter: noConversion{}, ReturnInputOnNoop: op.noCompare}).BuildUpdater()
 	r := &smdRunner{pt: pt, op: op, updater: u}
-	var shared [2]*typed.TypedValue // by step.apply, in sharedInputs mode
-	for _, s := range op.steps {
-		switch {
-		case mode == perStepInputs:
-			r.inputs = append(r.inputs, decode(s))
-		default:
-			i := 0
-			if s.apply {
-				i = 1
-			}
-			if shared[i] == nil {
-				shared[i] = decode(s)
-			}
-			r.inputs = append(r.inputs, shared[i])
-		}
-	}
+	r.inputs = stepInputs(op, mode, decode)
 	return r
 }
 

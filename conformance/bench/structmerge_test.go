@@ -47,23 +47,7 @@ func (structmergeEngine) prepare(tb testing.TB, w workload, op operation, mode i
 		tb.Fatal(err)
 	}
 	r := &smRunner{t: t, op: op, updater: u}
-	var shared [2]*typed.Value // by step.apply, in sharedInputs mode
-	for _, s := range op.steps {
-		switch {
-		case mode == perStepInputs:
-			r.inputs = append(r.inputs, decode(s))
-		default:
-			i := 0
-			if s.apply {
-				i = 1
-			}
-			if shared[i] == nil {
-				tv := decode(s)
-				shared[i] = &tv
-			}
-			r.inputs = append(r.inputs, *shared[i])
-		}
-	}
+	r.inputs = stepInputs(op, mode, decode)
 	return r
 }
 

@@ -104,6 +104,30 @@ const (
 	sharedInputs
 )
 
+// stepInputs decodes the inputs of op's steps for one library: one per
+// step (perStepInputs), or one per kind of step, shared by every step of
+// that kind (sharedInputs). Both sides of a benchmark get theirs here.
+func stepInputs[T any](op operation, mode inputMode, decode func(step) T) []T {
+	var inputs []T
+	var shared [2]*T // by step.apply, in sharedInputs mode
+	for _, s := range op.steps {
+		if mode == perStepInputs {
+			inputs = append(inputs, decode(s))
+			continue
+		}
+		i := 0
+		if s.apply {
+			i = 1
+		}
+		if shared[i] == nil {
+			in := decode(s)
+			shared[i] = &in
+		}
+		inputs = append(inputs, *shared[i])
+	}
+	return inputs
+}
+
 // runner runs one operation sequence from scratch.
 type runner interface {
 	run() error
