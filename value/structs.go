@@ -114,7 +114,8 @@ type goField struct {
 	omitEmpty bool
 	omitZero  bool
 	zero      zeroTest // for omitZero
-	plan      *goPlan
+	typ       reflect.Type
+	plan      *goPlan // nil from a lazy builder until the conversion needs it
 }
 
 var (
@@ -197,18 +198,26 @@ func (c *StructCodec) ToStruct(v Value, ptr any) error {
 	return nil
 }
 
-// FromStruct converts x by its json tags (see StructCodec), building the
-// conversion of its type for this call only: a caller converting the same
-// type again builds a StructCodec once instead.
+// FromStruct converts x by its json tags (see StructCodec), working out
+// the conversion of each Go type as it meets a value of it, for this call
+// only: it costs in proportion to the types x's value uses, not to every
+// type reachable from x's (which NewStructCodec walks once for all calls).
+// A type with no JSON form is an error when a value of it is met, as with
+// encoding/json, rather than when it is merely reachable.
 func FromStruct(x any) (Value, error) {
 	if x == nil {
 		return Value{}, nil
 	}
-	c, err := NewStructCodec(reflect.TypeOf(x))
-	if err != nil {
-		return Value{}, err
+	t := reflect.TypeOf(x)
+	var e structEncoder
+	root, ok := e.planOf(t)
+	if ok {
+		var v Value
+		if v, ok = e.value(root, addressable(reflect.ValueOf(x))); ok {
+			return v, nil
+		}
 	}
-	return c.FromStruct(x)
+	return Value{}, e.error(t)
 }
 
 // ToStruct sets *ptr to the conversion of v by the json tags of its type
@@ -292,9 +301,17 @@ func goPath(segs []goSeg) string {
 
 // planBuilder builds the plans of a type graph; plans maps each type seen
 // to its plan, filled in place so that recursive types refer to
-// themselves. It belongs to one NewStructCodec call.
+// themselves. It belongs to one NewStructCodec call, or to one conversion.
+//
+// A lazy builder (one conversion's: FromStruct, and the dynamic types of
+// interfaces) leaves the plans of element and field types out; the
+// conversion that owns it fills them in when it meets a value of that
+// type (structEncoder.elemPlan, fieldPlan), so a call pays only for the
+// types its value uses. Those plans never leave the call. A StructCodec's
+// plans are complete when NewStructCodec returns and are never written.
 type planBuilder struct {
 	plans map[reflect.Type]*goPlan
+	lazy  bool
 }
 
 func (b *planBuilder) plan(t reflect.Type, at string) (*goPlan, error) {
@@ -346,17 +363,17 @@ func (b *planBuilder) fill(p *goPlan, at string) error {
 		p.kind = goInterface
 	case reflect.Pointer:
 		p.kind = goPointer
-		p.elem, err = b.plan(t.Elem(), at)
+		p.elem, err = b.elem(t, at)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(jsonMarshalerType) && !reflect.PointerTo(t.Elem()).Implements(textMarshalerType) {
 			p.kind = goBytes
 			return nil
 		}
 		p.kind = goSlice
-		p.elem, err = b.plan(t.Elem(), at+"[]")
+		p.elem, err = b.elem(t, at+"[]")
 	case reflect.Array:
 		p.kind = goArray
-		p.elem, err = b.plan(t.Elem(), at+"[]")
+		p.elem, err = b.elem(t, at+"[]")
 	case reflect.Map:
 		p.kind = goMap
 		p.stringMap = t == stringMapType
@@ -373,7 +390,7 @@ func (b *planBuilder) fill(p *goPlan, at string) error {
 		default:
 			return planError(at, "unsupported map key type "+kt.String())
 		}
-		p.elem, err = b.plan(t.Elem(), at+"[]")
+		p.elem, err = b.elem(t, at+"[]")
 	case reflect.Struct:
 		p.kind = goStruct
 		p.fields, err = b.structFields(t, at)
@@ -381,6 +398,15 @@ func (b *planBuilder) fill(p *goPlan, at string) error {
 		return planError(at, "unsupported type "+t.String())
 	}
 	return err
+}
+
+// elem returns the plan of t's element type; none (nil) from a lazy
+// builder.
+func (b *planBuilder) elem(t reflect.Type, at string) (*goPlan, error) {
+	if b.lazy {
+		return nil, nil
+	}
+	return b.plan(t.Elem(), at)
 }
 
 // planError names the Go selector at (empty within an interface's
@@ -447,7 +473,11 @@ func (b *planBuilder) structFields(t reflect.Type, at string) ([]goField, error)
 	for i := range out {
 		f := &out[i]
 		ft := t.FieldByIndex(f.index).Type
+		f.typ = ft
 		f.zero = zeroTestOf(ft)
+		if b.lazy {
+			continue
+		}
 		p, err := b.plan(ft, at+"."+f.goName)
 		if err != nil {
 			return nil, err
@@ -587,18 +617,19 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
 		if rv.IsNil() {
 			return Value{}, true
 		}
-		return e.value(p.elem, rv.Elem())
+		ep, ok := e.elemPlan(p)
+		if !ok {
+			return Value{}, false
+		}
+		return e.value(ep, rv.Elem())
 	case goInterface:
 		if rv.IsNil() {
 			return Value{}, true
 		}
 		dv := rv.Elem()
-		if e.dynamic.plans == nil {
-			e.dynamic.plans = map[reflect.Type]*goPlan{}
-		}
-		dp, err := e.dynamic.plan(dv.Type(), "")
-		if err != nil {
-			return e.fail("%s", err.(*StructError).Msg)
+		dp, ok := e.planOf(dv.Type())
+		if !ok {
+			return Value{}, false
 		}
 		return e.value(dp, dv)
 	case goSlice, goArray:
@@ -609,9 +640,13 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
 		if n == 0 {
 			return Value{kind: List}, true
 		}
+		ep, ok := e.elemPlan(p)
+		if !ok {
+			return Value{}, false
+		}
 		items := e.allocItems(n)
 		for i := range n {
-			v, ok := e.value(p.elem, rv.Index(i))
+			v, ok := e.value(ep, rv.Index(i))
 			if !ok {
 				e.segs = append(e.segs, goSeg{index: i})
 				return Value{}, false
@@ -653,7 +688,17 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
 	for k := range n {
 		f := &p.fields[e.keep[base+k]] // converting may move e.keep: index afresh
 		fv, _ := fieldOf(rv, f.index)
-		v, ok := e.value(f.plan, fv)
+		fp := f.plan
+		if fp == nil { // a lazy plan's field, met for the first time
+			var ok bool
+			if fp, ok = e.planOf(f.typ); !ok {
+				e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
+				e.keep = e.keep[:base]
+				return Value{}, false
+			}
+			f.plan = fp
+		}
+		v, ok := e.value(fp, fv)
 		if !ok {
 			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
 			e.keep = e.keep[:base]
@@ -663,6 +708,33 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
 	}
 	e.keep = e.keep[:base]
 	return mapValue(fields), true
+}
+
+// planOf returns the plan of t from the call's lazy builder, whose plans
+// belong to this conversion alone.
+func (e *structEncoder) planOf(t reflect.Type) (*goPlan, bool) {
+	if e.dynamic.plans == nil {
+		e.dynamic = planBuilder{plans: map[reflect.Type]*goPlan{}, lazy: true}
+	}
+	p, err := e.dynamic.plan(t, "")
+	if err != nil {
+		e.fail("%s", err.(*StructError).Msg)
+		return nil, false
+	}
+	return p, true
+}
+
+// elemPlan returns the plan of p's element type, filling it in when p is
+// a lazy plan of this call's (a StructCodec's plans always have it).
+func (e *structEncoder) elemPlan(p *goPlan) (*goPlan, bool) {
+	if p.elem != nil {
+		return p.elem, true
+	}
+	ep, ok := e.planOf(p.t.Elem())
+	if ok {
+		p.elem = ep
+	}
+	return ep, ok
 }
 
 // fieldOf returns the field of rv at index, false when a nil embedded
@@ -762,6 +834,10 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
 		sortFields(fields)
 		return mapValue(fields), true
 	}
+	ep, ok := e.elemPlan(p)
+	if !ok {
+		return Value{}, false
+	}
 	base := len(e.entries)
 	it := rv.MapRange()
 	for it.Next() {
@@ -778,7 +854,7 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
 	fields := e.allocFields(n)
 	for i := range n {
 		en := e.entries[base+i] // converting may move e.entries: index afresh
-		v, ok := e.value(p.elem, en.v)
+		v, ok := e.value(ep, en.v)
 		if !ok {
 			e.segs = append(e.segs, goSeg{key: strconv.Quote(en.name), index: -1})
 			clear(e.entries[base:])

@@ -466,3 +466,39 @@ func FuzzStructCodec(f *testing.F) {
 		}
 	})
 }
+
+type tsChanHolder struct {
+	C chan int
+}
+
+type tsLazy struct {
+	A string        `json:"a"`
+	P *tsChanHolder `json:"p,omitempty"`
+}
+
+// TestFromStructLazyTypes: value.FromStruct works each Go type out when it
+// meets a value of it, so a type with no JSON form behind a nil pointer is
+// no error (as with encoding/json), while NewStructCodec, which walks every
+// reachable type, refuses it; met, it is an error naming the field.
+func TestFromStructLazyTypes(t *testing.T) {
+	if _, err := value.NewStructCodec(reflect.TypeFor[tsLazy]()); err == nil {
+		t.Error("NewStructCodec of a type that reaches a channel: no error")
+	}
+	x := tsLazy{A: "x"}
+	if _, err := json.Marshal(x); err != nil {
+		t.Fatalf("encoding/json refuses %+v: %v", x, err)
+	}
+	v, err := value.FromStruct(x)
+	if err != nil || v.String() != `{"a":"x"}` {
+		t.Errorf("FromStruct(%+v) = %s, %v; want {\"a\":\"x\"}", x, v, err)
+	}
+	x.P = &tsChanHolder{}
+	if _, err := json.Marshal(x); err == nil {
+		t.Fatalf("encoding/json accepts a channel")
+	}
+	_, err = value.FromStruct(&x)
+	want := "value: *value_test.tsLazy.P.C: unsupported type chan int"
+	if err == nil || err.Error() != want {
+		t.Errorf("FromStruct with a channel: %v; want %s", err, want)
+	}
+}

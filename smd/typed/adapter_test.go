@@ -69,10 +69,11 @@ func TestParserLiteral(t *testing.T) {
 	}
 }
 
-// TestResultsOwnTheirMaps: a caller may write into a result's maps (the
-// Kubernetes field manager sets metadata.managedFields in the merged
-// object) without changing the inputs, as with SMD, whose merge builds
-// each map anew.
+// TestResultsOwnTheirMaps: a caller may write into a result's separable
+// maps (the Kubernetes field manager sets metadata.managedFields in the
+// merged object) without changing the inputs, as with SMD, whose merge
+// builds each of them anew; an atomic list is the input's own, as in
+// SMD's results.
 func TestResultsOwnTheirMaps(t *testing.T) {
 	p, err := typed.NewParser(`types:
 - name: obj
@@ -82,6 +83,11 @@ func TestResultsOwnTheirMaps(t *testing.T) {
       type: {namedType: meta}
     - name: spec
       type: {namedType: meta}
+    - name: tags
+      type:
+        list:
+          elementType: {scalar: string}
+          elementRelationship: atomic
 - name: meta
   map:
     elementType: {scalar: string}
@@ -89,7 +95,8 @@ func TestResultsOwnTheirMaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := map[string]interface{}{"metadata": map[string]interface{}{"name": "a"}, "spec": map[string]interface{}{"x": "1"}}
+	tags := []interface{}{"a", "b"}
+	live := map[string]interface{}{"metadata": map[string]interface{}{"name": "a"}, "spec": map[string]interface{}{"x": "1"}, "tags": tags}
 	cfg := map[string]interface{}{"metadata": map[string]interface{}{"name": "a"}}
 	lv, err := p.Type("obj").FromUnstructured(live)
 	if err != nil {
@@ -108,5 +115,8 @@ func TestResultsOwnTheirMaps(t *testing.T) {
 	out["spec"].(map[string]interface{})["y"] = "2"
 	if len(live["metadata"].(map[string]interface{})) != 1 || len(cfg["metadata"].(map[string]interface{})) != 1 || len(live["spec"].(map[string]interface{})) != 1 {
 		t.Errorf("writing into the result changed an input: live %v, config %v", live, cfg)
+	}
+	if got, ok := out["tags"].([]interface{}); !ok || len(got) != 2 || &got[0] != &tags[0] {
+		t.Errorf("the atomic list of the result is not the input's: %#v", out["tags"])
 	}
 }

@@ -1,9 +1,11 @@
 package typed
 
 import (
+	"encoding/json"
 	"fmt"
 
 	coreschema "github.com/structmerge/structmerge/schema"
+	corevalue "github.com/structmerge/structmerge/value"
 	yaml "go.yaml.in/yaml/v2"
 
 	"sigs.k8s.io/structured-merge-diff/v6/internal/bridge"
@@ -119,12 +121,38 @@ func (p ParseableType) FromUnstructured(in interface{}, opts ...ValidationOption
 
 // FromStructured returns in (a Go struct, as encoding/json sees it) as a
 // value of the type, validated.
+//
+// The value holds the object in the engine's form only, made from its
+// JSON encoding (encoding/json's own per-type cache does the reflection;
+// this module keeps none); AsValue makes unstructured data from it when
+// asked. Types that convert themselves to unstructured data do so.
 func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions) (*TypedValue, error) {
-	v, err := value.NewValueReflect(in)
-	if err != nil {
-		return nil, fmt.Errorf("error creating struct value reflector: %v", err)
+	switch in.(type) {
+	case value.UnstructuredConverter, value.UnstructuredConverterWithError:
+		v, err := value.NewValueReflect(in)
+		if err != nil {
+			return nil, fmt.Errorf("error creating struct value reflector: %v", err)
+		}
+		return p.asTyped(v, opts)
 	}
-	return p.asTyped(v, opts)
+	data, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
+	}
+	cv, err := corevalue.FromJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
+	}
+	t, terr := p.t, p.err
+	if t == nil && terr == nil {
+		t, terr = compile(p.Schema, p.TypeRef)
+	}
+	tv := &TypedValue{typeRef: p.TypeRef, schema: p.Schema, fromCore: true}
+	if terr != nil {
+		tv.err = errorf("schema error: %v", terr)
+		return nil, tv.err
+	}
+	return typedCore(tv, cv, t, true, opts)
 }
 
 func (p ParseableType) asTyped(v value.Value, opts []ValidationOptions) (*TypedValue, error) {

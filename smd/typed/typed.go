@@ -38,12 +38,16 @@ func WithAppendKeyFields() ExtractItemsOption {
 // in structmerge's form with its compiled type, made when the TypedValue is
 // made.
 type TypedValue struct {
-	value   value.Value
+	value   value.Value // nil with fromCore: AsValue makes it from core
 	typeRef schema.TypeRef
 	schema  *schema.Schema
 
 	core coretyped.Value // the engine's form; err says why there is none
 	err  error
+
+	// fromCore marks a value made from a Go object (FromStructured): it
+	// keeps only the engine's form, and AsValue makes SMD's from it.
+	fromCore bool
 }
 
 func init() {
@@ -74,6 +78,13 @@ func newTyped(v value.Value, s *schema.Schema, tr schema.TypeRef, t *coreschema.
 		tv.err = errorf("%v", err)
 		return tv, tv.err
 	}
+	return typedCore(tv, cv, t, validate, opts)
+}
+
+// typedCore gives tv the engine's form cv of type t, validated (with
+// opts) when validate is set; an invalid value is an error.
+func typedCore(tv *TypedValue, cv corevalue.Value, t *coreschema.Type, validate bool, opts []ValidationOptions) (*TypedValue, error) {
+	var err error
 	if !validate {
 		tv.core = coretyped.NewUnvalidated(t, cv)
 		return tv, nil
@@ -127,8 +138,15 @@ func AsTypedUnvalidated(v value.Value, s *schema.Schema, typeRef schema.TypeRef)
 // TypeRef returns the value's type.
 func (tv TypedValue) TypeRef() schema.TypeRef { return tv.typeRef }
 
-// AsValue returns the value.
-func (tv TypedValue) AsValue() value.Value { return tv.value }
+// AsValue returns the value. For a value made by FromStructured it is a
+// new snapshot on each call (unstructured data made from the engine's
+// value), since the value does not view the Go object as SMD's does.
+func (tv TypedValue) AsValue() value.Value {
+	if tv.fromCore {
+		return bridge.FromValue(tv.core.Value())
+	}
+	return tv.value
+}
 
 // Schema returns the schema of the value's type.
 func (tv TypedValue) Schema() *schema.Schema { return tv.schema }
@@ -184,7 +202,7 @@ func (tv *TypedValue) derived(v coretyped.Value, sources ...*TypedValue) *TypedV
 		}
 	}
 	return &TypedValue{
-		value:   bridge.FromValueLike(v.Value(), srcs...),
+		value:   bridge.FromValueLike(v.Value(), v.Type(), srcs...),
 		typeRef: tv.typeRef,
 		schema:  tv.schema,
 		core:    v,

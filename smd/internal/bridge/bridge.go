@@ -10,6 +10,7 @@ package bridge
 
 import (
 	core "github.com/structmerge/structmerge/fieldpath"
+	coreschema "github.com/structmerge/structmerge/schema"
 	corevalue "github.com/structmerge/structmerge/value"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -173,15 +174,17 @@ type Source struct {
 	Core corevalue.Value
 }
 
-// FromValueLike is FromValue for a value computed from sources (say, a
-// merge of two objects). Where a node of v is the very node of a source
-// (structmerge's operations share unchanged subtrees with their inputs),
-// the source's own Go data is copied: its maps and lists anew, its scalars
-// as they are. Callers write into results (Kubernetes' field manager sets
-// metadata.managedFields in the merged object), so a result never shares a
-// map or list with an input. Elsewhere integers take the Go type the
+// FromValueLike is FromValue for a value of type t (nil: unknown)
+// computed from sources (say, a merge of two objects). Where a node of v
+// is the very node of a source (structmerge's operations share unchanged
+// subtrees with their inputs), the result holds the source's own Go data
+// as SMD's merge results do: an atomic list or map and a scalar are the
+// source's own, while separable maps and the other lists are made anew
+// all the way down to those (callers write into results, as Kubernetes'
+// field manager sets metadata.managedFields in the merged object, and
+// never into an atomic part). Elsewhere integers take the Go type the
 // sources use for theirs (int rather than int64, as YAML decoders make).
-func FromValueLike(v corevalue.Value, sources ...Source) value.Value {
+func FromValueLike(v corevalue.Value, t *coreschema.Type, sources ...Source) value.Value {
 	conv := func(i int64) interface{} { return i }
 	for _, s := range sources {
 		if c, ok := intType(s.Go); ok {
@@ -189,7 +192,39 @@ func FromValueLike(v corevalue.Value, sources ...Source) value.Value {
 			break
 		}
 	}
-	return value.NewValueInterface(unstructuredLike(v, sources, conv))
+	return value.NewValueInterface(unstructuredLike(v, t, sources, conv))
+}
+
+// atomic reports whether a value of kind k and type t is one leaf, which
+// SMD's merge results share with their inputs.
+func atomic(t *coreschema.Type, k corevalue.Kind) bool {
+	switch k {
+	case corevalue.List:
+		return t != nil && t.List() != nil && t.List().Relationship() == coreschema.Atomic
+	case corevalue.Map:
+		return t != nil && t.Map() != nil && t.Map().Relationship() == coreschema.Atomic
+	}
+	return true
+}
+
+// fieldType is the type of the map field name in a value of type t (nil:
+// unknown).
+func fieldType(t *coreschema.Type, name string) *coreschema.Type {
+	if t == nil || t.Map() == nil {
+		return nil
+	}
+	if f, ok := t.Map().Field(name); ok {
+		return f.Type()
+	}
+	return t.Map().ElementType()
+}
+
+// elementType is the type of the items of a list of type t (nil: unknown).
+func elementType(t *coreschema.Type) *coreschema.Type {
+	if t == nil || t.List() == nil {
+		return nil
+	}
+	return t.List().ElementType()
 }
 
 // intType finds the first integer in x and returns a conversion to its Go
@@ -234,10 +269,10 @@ func intType(x interface{}) (func(int64) interface{}, bool) {
 	return nil, false
 }
 
-func unstructuredLike(v corevalue.Value, srcs []Source, conv func(int64) interface{}) interface{} {
+func unstructuredLike(v corevalue.Value, t *coreschema.Type, srcs []Source, conv func(int64) interface{}) interface{} {
 	for _, s := range srcs {
-		if corevalue.Same(v, s.Core) && v.Kind() == s.Core.Kind() {
-			return copyContainers(s.Go)
+		if corevalue.Same(v, s.Core) && v.Kind() == s.Core.Kind() && atomic(t, v.Kind()) {
+			return s.Go
 		}
 	}
 	switch v.Kind() {
@@ -257,13 +292,14 @@ func unstructuredLike(v corevalue.Value, srcs []Source, conv func(int64) interfa
 					sub = append(sub, Source{Go: g, Core: c})
 				}
 			}
-			out[f.Name] = unstructuredLike(f.Value, sub, conv)
+			out[f.Name] = unstructuredLike(f.Value, fieldType(t, f.Name), sub, conv)
 		}
 		return out
 	case corevalue.List:
 		items := v.Items()
 		out := make([]interface{}, len(items))
 		sub := make([]Source, 0, len(srcs))
+		et := elementType(t)
 		for i, item := range items {
 			sub = sub[:0]
 			for _, s := range srcs {
@@ -272,7 +308,7 @@ func unstructuredLike(v corevalue.Value, srcs []Source, conv func(int64) interfa
 					sub = append(sub, Source{Go: l[i], Core: s.Core.Index(i)})
 				}
 			}
-			out[i] = unstructuredLike(item, sub, conv)
+			out[i] = unstructuredLike(item, et, sub, conv)
 		}
 		return out
 	case corevalue.Int:
@@ -291,30 +327,4 @@ func mapGet(m interface{}, key string) (interface{}, bool) {
 		return x, ok
 	}
 	return nil, false
-}
-
-// copyContainers returns x with its maps and lists copied, all the way
-// down; scalars are shared.
-func copyContainers(x interface{}) interface{} {
-	switch t := x.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, v := range t {
-			out[k] = copyContainers(v)
-		}
-		return out
-	case map[interface{}]interface{}:
-		out := make(map[interface{}]interface{}, len(t))
-		for k, v := range t {
-			out[k] = copyContainers(v)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, v := range t {
-			out[i] = copyContainers(v)
-		}
-		return out
-	}
-	return x
 }

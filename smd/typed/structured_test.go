@@ -1,0 +1,138 @@
+package typed_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+const structuredSchema = `types:
+- name: obj
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: ratio
+      type:
+        scalar: numeric
+    - name: when
+      type:
+        scalar: string
+    - name: labels
+      type:
+        map:
+          elementType:
+            scalar: string
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: item
+          elementRelationship: associative
+          keys: [key]
+- name: item
+  map:
+    fields:
+    - name: key
+      type:
+        scalar: string
+    - name: value
+      type:
+        scalar: numeric
+`
+
+type structuredItem struct {
+	Key   string `json:"key"`
+	Value int32  `json:"value,omitempty"`
+}
+
+type structuredObj struct {
+	Name     string            `json:"name"`
+	Replicas *int64            `json:"replicas,omitempty"`
+	Ratio    float64           `json:"ratio"`
+	When     time.Time         `json:"when"` // marshals itself
+	Labels   map[string]string `json:"labels,omitempty"`
+	Items    []structuredItem  `json:"items,omitempty"`
+	Skipped  string            `json:"-"`
+}
+
+// TestFromStructured: a Go object's typed value is its JSON encoding's
+// (encoding/json is the oracle: omitempty, "-", types that marshal
+// themselves, a float that is integral), it validates and compares as the
+// unstructured form does, and AsValue gives a snapshot the caller may
+// change without changing the typed value.
+func TestFromStructured(t *testing.T) {
+	p, err := typed.NewParser(structuredSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := p.Type("obj")
+	three := int64(3)
+	objs := []structuredObj{
+		{Name: "a"},
+		{Name: "b", Replicas: &three, Ratio: 2, When: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+			Labels: map[string]string{"z": "1", "a": "2"}, Items: []structuredItem{{Key: "x", Value: 1}, {Key: "y"}}, Skipped: "gone"},
+		{Name: "c", Ratio: 0.25},
+	}
+	for _, obj := range objs {
+		data, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var u map[string]interface{}
+		if err := json.Unmarshal(data, &u); err != nil {
+			t.Fatal(err)
+		}
+		want, err := pt.FromUnstructured(u)
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		got, err := pt.FromStructured(&obj)
+		if err != nil {
+			t.Fatalf("FromStructured(%+v): %v", obj, err)
+		}
+		if c, err := got.Compare(want); err != nil || !c.IsSame() {
+			t.Errorf("FromStructured(%s) differs from its JSON's value: %v %v", data, c, err)
+		}
+		if !value.Equals(got.AsValue(), want.AsValue()) {
+			t.Errorf("AsValue: got %s, want %s", value.ToString(got.AsValue()), value.ToString(want.AsValue()))
+		}
+		gs, err1 := got.ToFieldSet()
+		ws, err2 := want.ToFieldSet()
+		if err1 != nil || err2 != nil || !gs.Equals(ws) {
+			t.Errorf("field sets: got %v (%v), want %v (%v)", gs, err1, ws, err2)
+		}
+		// A snapshot: changing it changes neither the typed value nor the
+		// next snapshot.
+		v := got.AsValue()
+		v.AsMap().Set("name", value.NewValueInterface("changed"))
+		if again := got.AsValue(); !value.Equals(again, want.AsValue()) {
+			t.Errorf("a change to AsValue's result reached the typed value: %s", value.ToString(again))
+		}
+	}
+
+	// Invalid for the schema: the same errors as the unstructured form.
+	bad := map[string]interface{}{"name": "d", "labels": map[string]interface{}{"k": 1}}
+	_, werr := pt.FromUnstructured(bad)
+	type badObj struct {
+		Name   string         `json:"name"`
+		Labels map[string]int `json:"labels"`
+	}
+	_, gerr := pt.FromStructured(badObj{Name: "d", Labels: map[string]int{"k": 1}})
+	if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+		t.Errorf("an invalid object: FromStructured error %v, FromUnstructured error %v", gerr, werr)
+	}
+	// No JSON form: encoding/json's error.
+	_, err = pt.FromStructured(struct{ C chan int }{})
+	if err == nil || !strings.HasPrefix(err.Error(), "error creating struct value reflector: value: json: unsupported type: chan int") {
+		t.Errorf("a channel: %v", err)
+	}
+}
