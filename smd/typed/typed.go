@@ -139,11 +139,12 @@ func AsTypedUnvalidated(v value.Value, s *schema.Schema, typeRef schema.TypeRef)
 func (tv TypedValue) TypeRef() schema.TypeRef { return tv.typeRef }
 
 // AsValue returns the value. For a value made by FromStructured it is a
-// new snapshot on each call (unstructured data made from the engine's
-// value), since the value does not view the Go object as SMD's does.
+// read-only view of the engine's value (see bridge.View): reading a field
+// converts only that field, and writes through it reach neither the Go
+// object nor the TypedValue.
 func (tv TypedValue) AsValue() value.Value {
 	if tv.fromCore {
-		return bridge.FromValue(tv.core.Value())
+		return bridge.View(tv.core.Value())
 	}
 	return tv.value
 }
