@@ -23,35 +23,42 @@ func fullAtom(t *schema.Type) atom {
 	if t == nil {
 		return atom{}
 	}
-	a := atom{scalar: t.Scalar(), list: t.List(), m: t.Map()}
-	if a.scalar == schema.UnknownScalar {
-		a.word = t.ScalarWord()
+	// Each field is computed before the struct is built in one go:
+	// assigning word into a built atom made the compiler store the atom
+	// byte by byte and read it back whole, a stalled load on every node of
+	// every walk.
+	return atom{scalar: t.Scalar(), word: unknownWord(t), list: t.List(), m: t.Map()}
+}
+
+// unknownWord is the schema's word of t's scalar when it is an
+// UnknownScalar, else "".
+func unknownWord(t *schema.Type) string {
+	if t.Scalar() != schema.UnknownScalar {
+		return ""
 	}
-	return a
+	return t.ScalarWord()
 }
 
 // deduce narrows the atom of t to the part that fits v. When v is absent,
 // null, or of a kind t does not describe, the whole atom is kept.
 func deduce(t *schema.Type, v *value.Value) atom {
-	a := fullAtom(t)
-	if v == nil {
-		return a
-	}
-	switch v.Kind() {
-	case value.Bool, value.Int, value.Float, value.String:
-		if a.scalar != schema.NoScalar {
-			return atom{scalar: a.scalar, word: a.word}
-		}
-	case value.List:
-		if a.list != nil {
-			return atom{list: a.list}
-		}
-	case value.Map:
-		if a.m != nil {
-			return atom{m: a.m}
+	if t != nil && v != nil {
+		switch v.Kind() {
+		case value.Bool, value.Int, value.Float, value.String:
+			if s := t.Scalar(); s != schema.NoScalar {
+				return atom{scalar: s, word: unknownWord(t)}
+			}
+		case value.List:
+			if l := t.List(); l != nil {
+				return atom{list: l}
+			}
+		case value.Map:
+			if m := t.Map(); m != nil {
+				return atom{m: m}
+			}
 		}
 	}
-	return a
+	return fullAtom(t)
 }
 
 // kind says which handler an atom goes to: maps first, then scalars, then lists.
@@ -122,7 +129,12 @@ func describeKind(v value.Value) string {
 // scalarProblem returns a message when v (present and not null) does not fit
 // the scalar of a, else "".
 func scalarProblem(a atom, v value.Value) string {
-	k := a.scalar
+	return scalarKindProblem(a.scalar, a.word, v)
+}
+
+// scalarKindProblem is scalarProblem for the scalar kind k (word: the
+// schema's word of an UnknownScalar).
+func scalarKindProblem(k schema.ScalarKind, word string, v value.Value) string {
 	switch v.Kind() {
 	case value.Null:
 		return ""
@@ -147,7 +159,7 @@ func scalarProblem(a atom, v value.Value) string {
 			return "expected any scalar, got " + describeKind(v)
 		}
 	case schema.UnknownScalar:
-		return "unexpected scalar type in schema: " + a.word
+		return "unexpected scalar type in schema: " + word
 	default:
 		return fmt.Sprintf("unexpected scalar type in schema: %v", k)
 	}

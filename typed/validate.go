@@ -101,6 +101,29 @@ type validator struct {
 }
 
 func (w *validator) walk(t *schema.Type, v value.Value) {
+	// The common case, a value of a kind its type describes, without
+	// building an atom (see deduce: the same choice).
+	if t != nil {
+		switch v.Kind() {
+		case value.Map:
+			if m := t.Map(); m != nil {
+				w.doMap(m, v)
+				return
+			}
+		case value.List:
+			if l := t.List(); l != nil {
+				w.doList(l, v)
+				return
+			}
+		case value.Bool, value.Int, value.Float, value.String:
+			if s := t.Scalar(); s != schema.NoScalar {
+				if msg := scalarKindProblem(s, unknownWord(t), v); msg != "" {
+					w.errs.add(w.path, WrongKind, msg)
+				}
+				return
+			}
+		}
+	}
 	a := deduce(t, &v)
 	switch a.kind() {
 	case atomMap:
