@@ -20,7 +20,9 @@ var viewDocs = []string{
 	`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"app":"x"}},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80}]}]}}`,
 }
 
-// goData is the oracle: the same data as Go values under SMD's own value.
+// goData is the oracle: the same data as Go values under SMD's own value
+// (NewValueReflect makes integers int64 and other numbers float64, as
+// structmerge's FromJSON does).
 func goData(t *testing.T, doc string) value.Value {
 	t.Helper()
 	var u interface{}
@@ -29,28 +31,11 @@ func goData(t *testing.T, doc string) value.Value {
 	if err := d.Decode(&u); err != nil {
 		t.Fatal(err)
 	}
-	return value.NewValueInterface(numbers(u))
-}
-
-// numbers makes json.Number values int64 or float64, as FromJSON does.
-func numbers(x interface{}) interface{} {
-	switch t := x.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	case map[string]interface{}:
-		for k, v := range t {
-			t[k] = numbers(v)
-		}
-	case []interface{}:
-		for i, v := range t {
-			t[i] = numbers(v)
-		}
+	v, err := value.NewValueReflect(u)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return x
+	return v
 }
 
 // sameAs checks every reading method of got against want, all the way
