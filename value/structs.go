@@ -306,9 +306,10 @@ func goPath(segs []goSeg) string {
 // A lazy builder (one conversion's: FromStruct, and the dynamic types of
 // interfaces) leaves the plans of element and field types out; the
 // conversion that owns it fills them in when it meets a value of that
-// type (structEncoder.elemPlan, fieldPlan), so a call pays only for the
-// types its value uses. Those plans never leave the call. A StructCodec's
-// plans are complete when NewStructCodec returns and are never written.
+// type (structEncoder.elemPlan; goStruct for fields), so a call pays for
+// the types its value uses only. Those plans never leave the call. A
+// StructCodec's plans are complete when NewStructCodec returns and are
+// never written.
 type planBuilder struct {
 	plans map[reflect.Type]*goPlan
 	lazy  bool
