@@ -124,8 +124,8 @@ func (p ParseableType) FromUnstructured(in interface{}, opts ...ValidationOption
 //
 // The value holds the object in the engine's form only, made from its
 // JSON encoding (encoding/json's own per-type cache does the reflection;
-// this module keeps none); AsValue makes unstructured data from it when
-// asked. Types that convert themselves to unstructured data do so.
+// this module keeps none); AsValue is a view of that form. Types that
+// convert themselves to unstructured data do so.
 func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions) (*TypedValue, error) {
 	switch in.(type) {
 	case value.UnstructuredConverter, value.UnstructuredConverterWithError:
@@ -143,23 +143,25 @@ func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions)
 	if err != nil {
 		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
 	}
-	t, terr := p.t, p.err
-	if t == nil && terr == nil {
-		t, terr = compile(p.Schema, p.TypeRef)
-	}
-	tv := &TypedValue{typeRef: p.TypeRef, schema: p.Schema, fromCore: true}
+	t, terr := p.compiled()
 	if terr != nil {
-		tv.err = errorf("schema error: %v", terr)
-		return nil, tv.err
+		return nil, schemaError(terr)
 	}
-	return typedCore(tv, cv, t, true, opts)
+	return typedCore(&TypedValue{typeRef: p.TypeRef, schema: p.Schema, fromCore: true}, cv, t, true, opts)
+}
+
+// compiled returns the compiled type (or why there is none): the
+// parser's, or, for a ParseableType made without one, compiled now.
+func (p ParseableType) compiled() (*coreschema.Type, error) {
+	if p.t == nil && p.err == nil {
+		return compile(p.Schema, p.TypeRef)
+	}
+	return p.t, p.err
 }
 
 func (p ParseableType) asTyped(v value.Value, opts []ValidationOptions) (*TypedValue, error) {
-	if p.t == nil && p.err == nil {
-		return AsTyped(v, p.Schema, p.TypeRef, opts...)
-	}
-	tv, err := newTyped(v, p.Schema, p.TypeRef, p.t, p.err, true, opts)
+	t, terr := p.compiled()
+	tv, err := newTyped(v, p.Schema, p.TypeRef, t, terr, true, opts)
 	if err != nil {
 		return nil, err
 	}

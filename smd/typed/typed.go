@@ -70,7 +70,7 @@ func init() {
 func newTyped(v value.Value, s *schema.Schema, tr schema.TypeRef, t *coreschema.Type, terr error, validate bool, opts []ValidationOptions) (*TypedValue, error) {
 	tv := &TypedValue{value: v, typeRef: tr, schema: s}
 	if terr != nil {
-		tv.err = errorf("schema error: %v", terr)
+		tv.err = schemaError(terr)
 		return tv, tv.err
 	}
 	cv, err := bridge.Value(v)
@@ -80,6 +80,9 @@ func newTyped(v value.Value, s *schema.Schema, tr schema.TypeRef, t *coreschema.
 	}
 	return typedCore(tv, cv, t, validate, opts)
 }
+
+// schemaError is the error of a value whose type did not compile.
+func schemaError(terr error) error { return errorf("schema error: %v", terr) }
 
 // typedCore gives tv the engine's form cv of type t, validated (with
 // opts) when validate is set; an invalid value is an error.
