@@ -4,11 +4,14 @@ package value
 // cut from larger arrays, so that a decoded tree costs a few allocations
 // per object rather than one per container. The arrays are owned by the
 // values built from them, which never modify them; a chunks belongs to one
-// call.
+// call. Fields and items grow apart: each kind's next array is twice its
+// last (from firstChunk up to maxChunk), so a tree of mostly maps does not
+// also get ever larger arrays of list items, and the other way round.
 type chunks struct {
 	fieldArena []Field
 	itemArena  []Value
-	chunk      int // the size of the next array (firstChunk, doubling up to maxChunk)
+	fieldChunk int // the size of the next array of fields (0: firstChunk)
+	itemChunk  int // the same for items
 }
 
 const (
@@ -21,7 +24,7 @@ func (c *chunks) allocFields(n int) []Field {
 		return make([]Field, n)
 	}
 	if len(c.fieldArena) < n {
-		c.fieldArena = make([]Field, max(c.nextChunk(), n))
+		c.fieldArena = make([]Field, max(nextChunk(&c.fieldChunk), n))
 	}
 	out := c.fieldArena[:n:n]
 	c.fieldArena = c.fieldArena[n:]
@@ -33,20 +36,22 @@ func (c *chunks) allocItems(n int) []Value {
 		return make([]Value, n)
 	}
 	if len(c.itemArena) < n {
-		c.itemArena = make([]Value, max(c.nextChunk(), n))
+		c.itemArena = make([]Value, max(nextChunk(&c.itemChunk), n))
 	}
 	out := c.itemArena[:n:n]
 	c.itemArena = c.itemArena[n:]
 	return out
 }
 
-func (c *chunks) nextChunk() int {
-	n := c.chunk
+// nextChunk returns the size of the next array of a kind whose sizes so
+// far *size records, and records it.
+func nextChunk(size *int) int {
+	n := *size
 	if n == 0 {
 		n = firstChunk
 	}
 	if n < maxChunk {
-		c.chunk = n * 2
+		*size = n * 2
 	}
 	return n
 }

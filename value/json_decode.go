@@ -36,10 +36,10 @@ func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
 			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
 		}
 	}
-	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth, chunks: chunks{chunk: firstChunk}}
+	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth}
 	// The scratch stacks start at a size the input suggests rather than
 	// growing from nothing in many steps.
-	scratch := min(64, len(data)/16+1)
+	scratch := min(32, len(data)/16+1)
 	d.fields, d.keyOffs, d.items = make([]Field, 0, scratch), make([]int, 0, scratch), make([]Value, 0, scratch/2+1)
 	v, ok := d.value(0)
 	if ok {
@@ -238,7 +238,6 @@ func (d *jsonDecoder) object(depth int) (Value, bool) {
 			}
 		}
 	}
-	clear(scratch)
 	d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
 	return mapValue(out), true
 }
@@ -301,7 +300,6 @@ func (d *jsonDecoder) array(depth int) (Value, bool) {
 	scratch := d.items[base:]
 	out := d.allocItems(len(scratch))
 	copy(out, scratch)
-	clear(scratch)
 	d.items = d.items[:base]
 	return listValue(out), true
 }

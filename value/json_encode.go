@@ -9,7 +9,52 @@ import (
 
 // ToJSON returns the compact JSON encoding of v; see AppendJSON.
 func ToJSON(v Value) []byte {
-	return AppendJSON(make([]byte, 0, 128), v)
+	return AppendJSON(make([]byte, 0, jsonSize(v)), v)
+}
+
+// jsonSize is the length of v's compact JSON encoding when no string
+// needs escaping and each float takes its longest form, so that ToJSON
+// allocates its output once: one walk of the tree costs less than growing
+// the buffer a few times and copying it each time.
+func jsonSize(v Value) int {
+	switch v.kind {
+	case Bool:
+		return 5 - int(v.n) // false, true
+	case Int:
+		return intLen(int64(v.n))
+	case Float:
+		return 24 // -1.7976931348623157e+308
+	case String:
+		return int(v.n) + 2
+	case List:
+		n := 1 + max(int(v.n), 1) // brackets and commas
+		for _, it := range v.items() {
+			n += jsonSize(it)
+		}
+		return n
+	case Map:
+		n := 1 + max(int(v.n), 1)
+		fields := v.fields()
+		for i := range fields {
+			n += len(fields[i].Name) + 3 + jsonSize(fields[i].Value)
+		}
+		return n
+	}
+	return 4 // null
+}
+
+// intLen is the number of bytes of i in decimal.
+func intLen(i int64) int {
+	n := 1
+	u := uint64(i)
+	if i < 0 {
+		n, u = 2, uint64(-i)
+	}
+	for u >= 10 {
+		u /= 10
+		n++
+	}
+	return n
 }
 
 // String returns the compact JSON encoding of v, for debugging and %v.

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,8 +243,14 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		if s := v.String(); s != string(want) {
 			t.Fatalf("String() = %s, want %s", s, want)
 		}
-		if s := value.ToJSON(v); !bytes.Equal(s, want) {
+		s := value.ToJSON(v)
+		if !bytes.Equal(s, want) {
 			t.Fatalf("ToJSON = %s, want %s", s, want)
+		}
+		// ToJSON sizes its output before writing it: exactly when no
+		// string is escaped and no float written, at least in any case.
+		if exact := !hasFloat(v) && !escapes(v); exact && cap(s) != len(s) || cap(s) < len(s) {
+			t.Fatalf("ToJSON of %s: capacity %d for %d bytes", s, cap(s), len(s))
 		}
 		for _, ind := range [][2]string{{"", "  "}, {">", "\t"}, {"", ""}} {
 			want, _ := json.MarshalIndent(v.Unstructured(), ind[0], ind[1])
@@ -251,6 +260,37 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hasFloat reports whether v holds a float.
+func hasFloat(v value.Value) bool {
+	switch v.Kind() {
+	case value.Float:
+		return true
+	case value.List:
+		return slices.ContainsFunc(v.Items(), hasFloat)
+	case value.Map:
+		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return hasFloat(f.Value) })
+	}
+	return false
+}
+
+// escapes reports whether encoding/json escapes a string of v (a map key
+// or a string value).
+func escapes(v value.Value) bool {
+	quoted := func(s string) bool {
+		b, _ := json.Marshal(s)
+		return len(b) != len(s)+2
+	}
+	switch v.Kind() {
+	case value.String:
+		return quoted(v.AsString())
+	case value.List:
+		return slices.ContainsFunc(v.Items(), escapes)
+	case value.Map:
+		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return quoted(f.Name) || escapes(f.Value) })
+	}
+	return false
 }
 
 func TestAppendJSONNonFinite(t *testing.T) {
@@ -368,5 +408,37 @@ func TestFromJSONSizes(t *testing.T) {
 		if !sameValue(got, want) {
 			t.Fatalf("n=%d: got %v, want %v", n, got, want)
 		}
+	}
+}
+
+// TestFromJSONArraysFitTheTree checks that the arrays a decoding cuts its
+// maps and lists from stay close to what the tree holds, for a document of
+// both (a node's image list: maps of a list and a number): at most twice the
+// input, its fields and its items.
+func TestFromJSONArraysFitTheTree(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"status":{"images":[`)
+	for i := range 60 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"names":["registry.example/image-%d@sha256:%064d","registry.example/image-%d:v%d"],"sizeBytes":%d}`, i, i, i, i, 1000+i)
+	}
+	b.WriteString(`]}}`)
+	data := []byte(b.String())
+	const fieldSize, itemSize = 40, 24 // a value.Field and a value.Value on 64-bit machines
+	fields, items := 2+60*2, 60+60*2
+	limit := 2 * (len(data) + fields*fieldSize + items*itemSize)
+	var before, after runtime.MemStats
+	const runs = 50
+	runtime.ReadMemStats(&before)
+	for range runs {
+		if _, err := value.FromJSON(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := int(after.TotalAlloc-before.TotalAlloc) / runs; got > limit {
+		t.Errorf("FromJSON of %d bytes (%d fields, %d items) allocates %d bytes, more than %d", len(data), fields, items, got, limit)
 	}
 }
