@@ -1,6 +1,9 @@
 package fieldpath_test
 
 import (
+	"bytes"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -8,6 +11,7 @@ import (
 	corefieldpath "github.com/structmerge/structmerge/fieldpath"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/internal/bridge"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
@@ -129,5 +133,81 @@ func TestKeyErrorWords(t *testing.T) {
 	pe, err := fieldpath.DeserializePathElement("k:null")
 	if err != nil || pe.Key == nil || len(*pe.Key) != 0 {
 		t.Errorf("k:null: %v, %v; want a key without fields", pe, err)
+	}
+}
+
+// randomSet builds a set of paths through fields, keyed items, set items
+// and indices, with names and values that JSON escapes (quotes,
+// backslashes, HTML characters, U+2028, non-ASCII, control characters).
+func randomSet(r *rand.Rand) *fieldpath.Set {
+	names := []string{"a", "spec", "containers", "x<y>&z", `q"uote`, `back\slash`, "é", "\u2028", "tab\t", "", "f:a", "."}
+	scalar := func() interface{} {
+		switch r.IntN(6) {
+		case 0:
+			return names[r.IntN(len(names))]
+		case 1:
+			return int64(r.IntN(200) - 100)
+		case 2:
+			return []float64{1.5, -0.25, 1e21, 1e-7, 3}[r.IntN(5)]
+		case 3:
+			return r.IntN(2) == 0
+		case 4:
+			return nil
+		}
+		return "web-" + strconv.Itoa(r.IntN(3))
+	}
+	element := func() interface{} {
+		switch r.IntN(5) {
+		case 0:
+			return fieldpath.KeyByFields("name", scalar())
+		case 1:
+			return fieldpath.KeyByFields("port", r.IntN(3), "protocol", names[r.IntN(len(names))])
+		case 2:
+			return value.NewValueInterface(scalar())
+		case 3:
+			return r.IntN(4)
+		}
+		return names[r.IntN(len(names))]
+	}
+	s := fieldpath.NewSet()
+	for range 1 + r.IntN(12) {
+		parts := make([]interface{}, 1+r.IntN(4))
+		for i := range parts {
+			parts[i] = element()
+		}
+		p, err := fieldpath.MakePath(parts...)
+		if err != nil {
+			panic(err)
+		}
+		s.Insert(p)
+	}
+	return s
+}
+
+// TestFieldsV1OfRandomSets: for sets of every kind of element, ToJSON
+// writes what structmerge's encoder (which conformance tests against SMD)
+// writes for the same set built node by node, and FromJSON reads it back.
+func TestFieldsV1OfRandomSets(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 2000 {
+		s := randomSet(r)
+		got, err := s.ToJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := bridge.Set(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := cs.MarshalFieldsV1(); !bytes.Equal(got, want) {
+			t.Fatalf("set %d %v:\n got %s\nwant %s", i, s, got, want)
+		}
+		back := fieldpath.NewSet()
+		if err := back.FromJSON(bytes.NewReader(got)); err != nil {
+			t.Fatalf("set %d: FromJSON(%s): %v", i, got, err)
+		}
+		if !back.Equals(s) {
+			t.Fatalf("set %d: round trip of %s:\n got %v\nwant %v", i, got, back, s)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package fieldpath
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	corefieldpath "github.com/structmerge/structmerge/fieldpath"
 	core "github.com/structmerge/structmerge/value"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
@@ -21,43 +21,15 @@ var ErrUnknownPathElementType = errors.New("unknown path element type")
 // name, "k:" and the key fields as a JSON object, "v:" and the value as
 // JSON, or "i:" and the index.
 func SerializePathElement(pe PathElement) (string, error) {
-	var b bytes.Buffer
-	if err := appendPathElement(&b, pe); err != nil {
+	key, err := appendKey(nil, pe)
+	if err != nil {
 		return "", err
 	}
-	return b.String(), nil
-}
-
-func appendPathElement(b *bytes.Buffer, pe PathElement) error {
-	switch {
-	case pe.FieldName != nil:
-		b.WriteString("f:")
-		b.WriteString(*pe.FieldName)
-	case pe.Key != nil:
-		b.WriteString("k:{")
-		for i, f := range *pe.Key {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := appendJSON(b, f.Name); err != nil {
-				return err
-			}
-			b.WriteByte(':')
-			if err := appendJSON(b, unstructured(f.Value)); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case pe.Value != nil:
-		b.WriteString("v:")
-		return appendJSON(b, unstructured(*pe.Value))
-	case pe.Index != nil:
-		b.WriteString("i:")
-		b.WriteString(strconv.Itoa(*pe.Index))
-	default:
-		return errors.New("invalid PathElement")
+	v, err := core.FromJSON(key)
+	if err != nil {
+		return "", err
 	}
-	return nil
+	return v.AsString(), nil
 }
 
 func unstructured(v value.Value) interface{} {
@@ -65,17 +37,6 @@ func unstructured(v value.Value) interface{} {
 		return nil
 	}
 	return v.Unstructured()
-}
-
-// appendJSON writes x as encoding/json does (HTML characters escaped),
-// without a trailing newline.
-func appendJSON(b *bytes.Buffer, x interface{}) error {
-	data, err := json.Marshal(x)
-	if err != nil {
-		return err
-	}
-	b.Write(data)
-	return nil
 }
 
 // DeserializePathElement parses a FieldsV1 key made by SerializePathElement.
@@ -157,11 +118,11 @@ func jsonData(v core.Value) interface{} {
 
 // ToJSON returns the set in the FieldsV1 format of managed fields.
 func (s *Set) ToJSON() ([]byte, error) {
-	var b bytes.Buffer
-	if err := s.appendFieldsV1(&b); err != nil {
+	b, err := s.appendEntries(append(make([]byte, 0, 64*(s.Members.Size()+len(s.Children.members)+1)), '{'), false)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // ToJSONStream writes the set in the FieldsV1 format to w.
@@ -174,27 +135,20 @@ func (s *Set) ToJSONStream(w io.Writer) error {
 	return err
 }
 
-func (s *Set) appendFieldsV1(b *bytes.Buffer) error {
-	b.WriteByte('{')
-	err := s.appendEntries(b, false)
-	b.WriteByte('}')
-	return err
-}
-
-// appendEntries writes the object entries of s: "." first when self is
+// appendEntries appends the object entries of s: "." first when self is
 // true and s is not empty, then members and children in element order, a
 // member that is also a child written once, as the child with ".".
-func (s *Set) appendEntries(b *bytes.Buffer, self bool) error {
+func (s *Set) appendEntries(b []byte, self bool) ([]byte, error) {
 	first := true
 	sep := func() {
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
 	}
 	if self && (len(s.Members.members) > 0 || len(s.Children.members) > 0) {
 		sep()
-		b.WriteString(`".":{}`)
+		b = append(b, `".":{}`...)
 	}
 	var err error
 	entry := func(pe PathElement, child *Set, member bool) {
@@ -202,27 +156,94 @@ func (s *Set) appendEntries(b *bytes.Buffer, self bool) error {
 			return
 		}
 		sep()
-		var key bytes.Buffer
-		if err = appendPathElement(&key, pe); err != nil {
+		if b, err = appendKey(b, pe); err != nil {
 			return
 		}
-		if err = appendJSON(b, key.String()); err != nil {
-			return
-		}
-		b.WriteByte(':')
 		if child == nil {
-			b.WriteString("{}")
+			b = append(b, ":{}"...)
 			return
 		}
-		b.WriteByte('{')
-		err = child.appendEntries(b, member)
-		b.WriteByte('}')
+		b = append(b, ':', '{')
+		b, err = child.appendEntries(b, member)
+		b = append(b, '}')
 	}
 	walk(s.Members.members, s.Children.members, func(pe PathElement, n setNode) int { return pe.Compare(n.pathElement) },
 		func(pe PathElement) { entry(pe, nil, true) },
 		func(n setNode) { entry(n.pathElement, n.set, false) },
 		func(_ PathElement, n setNode) { entry(n.pathElement, n.set, true) })
-	return err
+	return b, err
+}
+
+// appendKey appends the FieldsV1 key of pe as a JSON string, as SMD
+// writes it. A plain field name and an index are written here; any other
+// element is written by structmerge's FieldsV1 encoder, whose keys
+// (escaping, numbers) are SMD's byte for byte (the conformance tests
+// compare them).
+func appendKey(dst []byte, pe PathElement) ([]byte, error) {
+	switch {
+	case pe.FieldName != nil && plainString(*pe.FieldName):
+		dst = append(dst, `"f:`...)
+		dst = append(dst, *pe.FieldName...)
+		return append(dst, '"'), nil
+	case pe.Index != nil:
+		dst = append(dst, `"i:`...)
+		dst = strconv.AppendInt(dst, int64(*pe.Index), 10)
+		return append(dst, '"'), nil
+	}
+	e, err := coreElement(pe)
+	if err != nil {
+		return dst, err
+	}
+	// The key of the set's only member: {KEY:{}}.
+	text := corefieldpath.NewSet(corefieldpath.Path{e}).MarshalFieldsV1()
+	return append(dst, text[1:len(text)-len(":{}}")]...), nil
+}
+
+// plainString reports whether s is written in JSON as it is, between
+// quotes: printable ASCII without the characters that are escaped.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// coreElement converts pe to structmerge's path element. A value JSON
+// cannot hold (NaN, an infinity) is encoding/json's error, as SMD's writer
+// refuses it too.
+func coreElement(pe PathElement) (corefieldpath.PathElement, error) {
+	conv := func(v value.Value) (core.Value, error) {
+		x := unstructured(v)
+		cv, err := core.FromUnstructured(x)
+		if err != nil {
+			if _, jerr := json.Marshal(x); jerr != nil {
+				return core.Value{}, jerr
+			}
+		}
+		return cv, err
+	}
+	switch {
+	case pe.FieldName != nil:
+		return corefieldpath.FieldName(*pe.FieldName), nil
+	case pe.Index != nil:
+		return corefieldpath.Index(*pe.Index), nil
+	case pe.Value != nil:
+		v, err := conv(*pe.Value)
+		return corefieldpath.MemberValue(v), err
+	case pe.Key != nil:
+		fields := make([]core.Field, len(*pe.Key))
+		for i, f := range *pe.Key {
+			v, err := conv(f.Value)
+			if err != nil {
+				return corefieldpath.PathElement{}, err
+			}
+			fields[i] = core.Field{Name: f.Name, Value: v}
+		}
+		return corefieldpath.Key(fields), nil
+	}
+	return corefieldpath.PathElement{}, errors.New("invalid PathElement")
 }
 
 // FromJSON replaces s with the set read from r in the FieldsV1 format.
@@ -232,21 +253,127 @@ func (s *Set) FromJSON(r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	found, ok := parseFieldsV1(data)
+	if !ok {
+		found, err = readEntries(data)
+	}
+	*s = *found
+	return err
+}
+
+// readEntries reads data entry by entry, reporting SMD's errors; on an
+// error the set holds what was read.
+func readEntries(data []byte) (*Set, error) {
 	v, err := core.FromJSON(data)
 	if err != nil {
-		*s = Set{}
-		return err
+		return &Set{}, err
 	}
 	if v.Kind() != core.Map && v.Kind() != core.Null {
-		*s = Set{}
-		return fmt.Errorf("managed fields: expected a JSON object, got %s", strings.ToLower(v.Kind().String()))
+		return &Set{}, fmt.Errorf("managed fields: expected a JSON object, got %s", strings.ToLower(v.Kind().String()))
 	}
 	found, _, err := readFieldsV1(v)
 	if found == nil {
 		found = &Set{}
 	}
-	*s = *found
-	return err
+	return found, err
+}
+
+// parseFieldsV1 reads data with structmerge's FieldsV1 decoder (whose
+// acceptance and results are SMD's: the conformance tests compare them) and
+// converts the set. ok is false when the decoder rejects data, or when two
+// of its elements become one here (v:1 and v:1.0: numbers in keys and
+// values are float64, as in SMD); readEntries then reads data and reports
+// SMD's errors.
+func parseFieldsV1(data []byte) (*Set, bool) {
+	cs, err := corefieldpath.ParseFieldsV1(data)
+	if err != nil {
+		return nil, false
+	}
+	out := &Set{}
+	var c fromCore
+	if !c.fill(out, cs) {
+		return nil, false
+	}
+	return out, true
+}
+
+// fromCore converts decoded sets, taking the arrays of the nodes it makes
+// (elements, children, sets, the names and indices elements point to) from
+// larger ones: a few allocations per set rather than several per node.
+// Each node's slices are capped at their length, so inserting into one
+// copies it rather than writing into its neighbour's.
+type fromCore struct {
+	names []string
+	ints  []int
+	elems []PathElement
+	nodes []setNode
+	sets  []Set
+}
+
+// take returns n zero items of *arena, starting a new array when it has no
+// room (the arrays already handed out stay where they are).
+func take[T any](arena *[]T, n int) []T {
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]T, 0, max(n, 32, 2*cap(*arena)))
+	}
+	l := len(*arena)
+	*arena = (*arena)[:l+n]
+	return (*arena)[l : l+n : l+n]
+}
+
+// fill fills the empty set dst with s, keeping s's order, which must be
+// strictly increasing in SMD's order as well (false if not).
+func (c *fromCore) fill(dst *Set, s *corefieldpath.Set) bool {
+	ms, cs := s.Members(), s.Children()
+	if len(ms) > 0 {
+		dst.Members.members = take(&c.elems, len(ms))
+		for i, pe := range ms {
+			dst.Members.members[i] = c.element(pe)
+			if i > 0 && dst.Members.members[i-1].Compare(dst.Members.members[i]) >= 0 {
+				return false
+			}
+		}
+	}
+	if len(cs) > 0 {
+		nodes, sets := take(&c.nodes, len(cs)), take(&c.sets, len(cs))
+		for i, ch := range cs {
+			nodes[i] = setNode{pathElement: c.element(ch.Element), set: &sets[i]}
+			if i > 0 && nodes[i-1].pathElement.Compare(nodes[i].pathElement) >= 0 {
+				return false
+			}
+			if !c.fill(&sets[i], ch.Set) {
+				return false
+			}
+		}
+		dst.Children.members = nodes
+	}
+	return true
+}
+
+// element converts a decoded path element as DeserializePathElement reads
+// its key: numbers in keys and values are float64, key fields sorted by
+// name.
+func (c *fromCore) element(pe corefieldpath.PathElement) PathElement {
+	switch pe.Kind() {
+	case corefieldpath.FieldNameKind:
+		name := take(&c.names, 1)
+		name[0] = pe.FieldName()
+		return PathElement{FieldName: &name[0]}
+	case corefieldpath.IndexKind:
+		i := take(&c.ints, 1)
+		i[0] = pe.Index()
+		return PathElement{Index: &i[0]}
+	case corefieldpath.ValueKind:
+		v := value.NewValueInterface(jsonData(pe.Value()))
+		return PathElement{Value: &v}
+	}
+	key := pe.Key()
+	fields := make(value.FieldList, len(key))
+	for i, f := range key {
+		fields[i] = value.Field{Name: f.Name, Value: value.NewValueInterface(jsonData(f.Value))}
+	}
+	fields.Sort()
+	return PathElement{Key: &fields}
 }
 
 // readFieldsV1 reads one object of the FieldsV1 form: the set of its

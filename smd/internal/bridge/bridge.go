@@ -157,13 +157,24 @@ func fill(dst *fieldpath.Set, s *core.Set) {
 	if s == nil {
 		return
 	}
-	members := s.Members()
+	members, children := s.Members(), s.Children()
+	// One array per node for the names the elements point to: most
+	// elements are field names, and a pointer each would be an allocation
+	// each.
+	names := make([]string, 0, len(members)+len(children))
+	element := func(pe core.PathElement) fieldpath.PathElement {
+		if pe.Kind() != core.FieldNameKind {
+			return FromElement(pe)
+		}
+		names = append(names, pe.FieldName())
+		return fieldpath.PathElement{FieldName: &names[len(names)-1]}
+	}
 	dst.Members = fieldpath.MakePathElementSet(len(members))
 	for _, pe := range members {
-		dst.Members.Insert(FromElement(pe))
+		dst.Members.Insert(element(pe))
 	}
-	for _, c := range s.Children() {
-		fill(dst.Children.Descend(FromElement(c.Element)), c.Set)
+	for _, c := range children {
+		fill(dst.Children.Descend(element(c.Element)), c.Set)
 	}
 }
 
