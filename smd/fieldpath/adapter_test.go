@@ -186,7 +186,8 @@ func randomSet(r *rand.Rand) *fieldpath.Set {
 
 // TestFieldsV1OfRandomSets: for sets of every kind of element, ToJSON
 // writes what structmerge's encoder (which conformance tests against SMD)
-// writes for the same set built node by node, and FromJSON reads it back.
+// writes for the same set built node by node, and that set converts back
+// to the set, as FromJSON reads the text back to it.
 func TestFieldsV1OfRandomSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 2000 {
@@ -201,6 +202,9 @@ func TestFieldsV1OfRandomSets(t *testing.T) {
 		}
 		if want := cs.MarshalFieldsV1(); !bytes.Equal(got, want) {
 			t.Fatalf("set %d %v:\n got %s\nwant %s", i, s, got, want)
+		}
+		if conv := bridge.FromSet(cs); !conv.Equals(s) {
+			t.Fatalf("set %d: converted back:\n got %v\nwant %v", i, conv, s)
 		}
 		back := fieldpath.NewSet()
 		if err := back.FromJSON(bytes.NewReader(got)); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	corefieldpath "github.com/structmerge/structmerge/fieldpath"
 	core "github.com/structmerge/structmerge/value"
+	"sigs.k8s.io/structured-merge-diff/v6/internal/setlink"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
@@ -290,11 +291,37 @@ func parseFieldsV1(data []byte) (*Set, bool) {
 		return nil, false
 	}
 	out := &Set{}
-	var c fromCore
+	c := fromCore{number: jsonData}
 	if !c.fill(out, cs) {
 		return nil, false
 	}
 	return out, true
+}
+
+func init() {
+	setlink.FromCore = func(s *corefieldpath.Set) any {
+		return setFromCore(s, func(v core.Value) interface{} { return v.Unstructured() })
+	}
+}
+
+// setFromCore returns s as a new set, numbers in keys and values converted
+// by number. Where elements distinct in s are equal here (or in another
+// order), it inserts the paths one by one.
+func setFromCore(s *corefieldpath.Set, number func(core.Value) interface{}) *Set {
+	out := &Set{}
+	c := fromCore{number: number}
+	if c.fill(out, s) {
+		return out
+	}
+	*out = Set{}
+	for p := range s.All() {
+		path := make(Path, len(p))
+		for i, pe := range p {
+			path[i] = c.element(pe)
+		}
+		out.Insert(path)
+	}
+	return out
 }
 
 // fromCore converts decoded sets, taking the arrays of the nodes it makes
@@ -303,6 +330,8 @@ func parseFieldsV1(data []byte) (*Set, bool) {
 // Each node's slices are capped at their length, so inserting into one
 // copies it rather than writing into its neighbour's.
 type fromCore struct {
+	number func(core.Value) interface{} // the Go data of a key's or value's number
+
 	names []string
 	ints  []int
 	elems []PathElement
@@ -350,9 +379,8 @@ func (c *fromCore) fill(dst *Set, s *corefieldpath.Set) bool {
 	return true
 }
 
-// element converts a decoded path element as DeserializePathElement reads
-// its key: numbers in keys and values are float64, key fields sorted by
-// name.
+// element converts a path element: numbers in keys and values as
+// c.number converts them, key fields sorted by name.
 func (c *fromCore) element(pe corefieldpath.PathElement) PathElement {
 	switch pe.Kind() {
 	case corefieldpath.FieldNameKind:
@@ -364,13 +392,13 @@ func (c *fromCore) element(pe corefieldpath.PathElement) PathElement {
 		i[0] = pe.Index()
 		return PathElement{Index: &i[0]}
 	case corefieldpath.ValueKind:
-		v := value.NewValueInterface(jsonData(pe.Value()))
+		v := value.NewValueInterface(c.number(pe.Value()))
 		return PathElement{Value: &v}
 	}
 	key := pe.Key()
 	fields := make(value.FieldList, len(key))
 	for i, f := range key {
-		fields[i] = value.Field{Name: f.Name, Value: value.NewValueInterface(jsonData(f.Value))}
+		fields[i] = value.Field{Name: f.Name, Value: value.NewValueInterface(c.number(f.Value))}
 	}
 	fields.Sort()
 	return PathElement{Key: &fields}

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	corefieldpath "github.com/structmerge/structmerge/fieldpath"
 	core "github.com/structmerge/structmerge/value"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // randomFieldsV1 writes a FieldsV1 document from keys that exercise both
@@ -160,4 +162,28 @@ func FuzzFromJSONReaders(f *testing.F) {
 		f.Add([]byte(randomFieldsV1(r, 3)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkReaders(t, data) })
+}
+
+// TestSetFromCoreMergesEqualElements: elements that are distinct in
+// structmerge's set and equal once converted (here every number becomes
+// 0) are one element of the result, with their children together.
+func TestSetFromCoreMergesEqualElements(t *testing.T) {
+	one, two := corefieldpath.MemberValue(core.NewInt(1)), corefieldpath.MemberValue(core.NewInt(2))
+	s := corefieldpath.NewSet(
+		corefieldpath.Path{corefieldpath.FieldName("a"), one},
+		corefieldpath.Path{corefieldpath.FieldName("a"), two, corefieldpath.FieldName("x")},
+		corefieldpath.Path{corefieldpath.FieldName("a"), one, corefieldpath.FieldName("y")},
+		corefieldpath.Path{corefieldpath.FieldName("b")},
+	)
+	got := setFromCore(s, func(core.Value) interface{} { return 0 })
+	zero := value.NewValueInterface(0)
+	want := NewSet(
+		MakePathOrDie("a", zero),
+		MakePathOrDie("a", zero, "x"),
+		MakePathOrDie("a", zero, "y"),
+		MakePathOrDie("b"),
+	)
+	if !got.Equals(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	corevalue "github.com/structmerge/structmerge/value"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/internal/setlink"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
@@ -146,36 +147,10 @@ func assemble(a *core.Assembler, s *fieldpath.Set, errp *error) *core.Set {
 	return a.Close(l)
 }
 
-// FromSet converts structmerge's set to a new SMD set.
+// FromSet converts structmerge's set to a new SMD set (numbers in keys and
+// values as FromValue makes them), with the fieldpath package's converter.
 func FromSet(s *core.Set) *fieldpath.Set {
-	out := &fieldpath.Set{}
-	fill(out, s)
-	return out
-}
-
-func fill(dst *fieldpath.Set, s *core.Set) {
-	if s == nil {
-		return
-	}
-	members, children := s.Members(), s.Children()
-	// One array per node for the names the elements point to: most
-	// elements are field names, and a pointer each would be an allocation
-	// each.
-	names := make([]string, 0, len(members)+len(children))
-	element := func(pe core.PathElement) fieldpath.PathElement {
-		if pe.Kind() != core.FieldNameKind {
-			return FromElement(pe)
-		}
-		names = append(names, pe.FieldName())
-		return fieldpath.PathElement{FieldName: &names[len(names)-1]}
-	}
-	dst.Members = fieldpath.MakePathElementSet(len(members))
-	for _, pe := range members {
-		dst.Members.Insert(element(pe))
-	}
-	for _, c := range children {
-		fill(dst.Children.Descend(element(c.Element)), c.Set)
-	}
+	return setlink.FromCore(s).(*fieldpath.Set)
 }
 
 // Source is an input of an operation in both forms: the caller's Go data
