@@ -302,6 +302,7 @@ func init() {
 	setlink.FromCore = func(s *corefieldpath.Set) any {
 		return setFromCore(s, func(v core.Value) interface{} { return v.Unstructured() })
 	}
+	setlink.Element = func(pe any) (corefieldpath.PathElement, error) { return coreElement(pe.(PathElement)) }
 }
 
 // setFromCore returns s as a new set, numbers in keys and values converted

@@ -32,39 +32,11 @@ func FromValue(v corevalue.Value) value.Value {
 	return value.NewValueInterface(v.Unstructured())
 }
 
-// Element converts a path element to structmerge's. Values that structmerge
+// Element converts a path element to structmerge's. Values that JSON
 // cannot hold (such as NaN) give an error.
 func Element(pe fieldpath.PathElement) (core.PathElement, error) {
-	switch {
-	case pe.FieldName != nil:
-		return core.FieldName(*pe.FieldName), nil
-	case pe.Index != nil:
-		return core.Index(*pe.Index), nil
-	case pe.Value != nil:
-		v, err := Value(*pe.Value)
-		if err != nil {
-			return core.PathElement{}, err
-		}
-		return core.MemberValue(v), nil
-	case pe.Key != nil:
-		fields := make([]corevalue.Field, len(*pe.Key))
-		for i, f := range *pe.Key {
-			v, err := Value(f.Value)
-			if err != nil {
-				return core.PathElement{}, err
-			}
-			fields[i] = corevalue.Field{Name: f.Name, Value: v}
-		}
-		return core.Key(fields), nil
-	}
-	return core.PathElement{}, errInvalidElement
+	return setlink.Element(pe)
 }
-
-type bridgeError string
-
-func (e bridgeError) Error() string { return string(e) }
-
-const errInvalidElement = bridgeError("invalid PathElement")
 
 // FromElement converts structmerge's path element to an SMD one.
 func FromElement(pe core.PathElement) fieldpath.PathElement {
