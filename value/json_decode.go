@@ -25,21 +25,47 @@ import (
 // The returned value may share memory with a private copy of data, never with
 // data itself: the caller may reuse data afterwards.
 func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
-	cfg, err := resolveOptions(opts)
+	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return lineColumnBytes(data, off) })
 	if err != nil {
 		return Value{}, err
 	}
-	if int64(len(data)) > cfg.maxBytes {
-		line, col := lineColumnBytes(data, int(cfg.maxBytes))
-		return Value{}, &SyntaxError{
+	return fromJSON(string(data), cfg)
+}
+
+// FromJSONString is FromJSON of a string. The returned value's strings may
+// share memory with s (a string never changes): a caller that keeps s (to
+// compare two inputs, say) keeps no second copy of its text.
+func FromJSONString(s string, opts ...DecodeOption) (Value, error) {
+	cfg, err := sizedOptions(len(s), opts, func(off int) (int, int) { return lineColumn(s, off) })
+	if err != nil {
+		return Value{}, err
+	}
+	return fromJSON(s, cfg)
+}
+
+// sizedOptions resolves opts for an input of n bytes, which must not be
+// above their limit; at gives the line and column of an offset of the
+// input.
+func sizedOptions(n int, opts []DecodeOption, at func(int) (int, int)) (decodeConfig, error) {
+	cfg, err := resolveOptions(opts)
+	if err != nil {
+		return cfg, err
+	}
+	if int64(n) > cfg.maxBytes {
+		line, col := at(int(cfg.maxBytes))
+		return cfg, &SyntaxError{
 			Offset: cfg.maxBytes, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", n, cfg.maxBytes),
 		}
 	}
-	d := jsonDecoder{s: string(data), maxDepth: cfg.maxDepth}
+	return cfg, nil
+}
+
+func fromJSON(text string, cfg decodeConfig) (Value, error) {
+	d := jsonDecoder{s: text, maxDepth: cfg.maxDepth}
 	// The scratch stacks start at a size the input suggests rather than
 	// growing from nothing in many steps.
-	scratch := min(32, len(data)/16+1)
+	scratch := min(32, len(text)/16+1)
 	d.fields, d.keyOffs, d.items = make([]Field, 0, scratch), make([]int, 0, scratch), make([]Value, 0, scratch/2+1)
 	v, ok := d.value(0)
 	if ok {

@@ -152,6 +152,11 @@ func TestFromJSON(t *testing.T) {
 	for _, tc := range jsonDecodeCases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := value.FromJSON([]byte(tc.in))
+			// The string form decodes the same, errors included.
+			gotS, errS := value.FromJSONString(tc.in)
+			if (err == nil) != (errS == nil) || err != nil && err.Error() != errS.Error() || err == nil && !sameValue(got, gotS) {
+				t.Fatalf("FromJSONString(%q) = %v, %v; FromJSON gives %v, %v", tc.in, gotS, errS, got, err)
+			}
 			if tc.err != "" {
 				if err == nil {
 					t.Fatalf("FromJSON(%q) = %v, want error %q", tc.in, got, tc.err)
@@ -364,6 +369,10 @@ func TestFromJSONLimits(t *testing.T) {
 	_, err = value.FromJSON([]byte("[1,\n2]"), value.MaxBytes(4))
 	if !errors.Is(err, value.ErrTooLarge) || !errors.As(err, &se) || se.Offset != 4 || se.Line != 2 || se.Column != 1 {
 		t.Fatalf("got %v (%+v), want ErrTooLarge at offset 4, line 2, column 1", err, se)
+	}
+	_, errS := value.FromJSONString("[1,\n2]", value.MaxBytes(4))
+	if errS == nil || errS.Error() != err.Error() {
+		t.Fatalf("FromJSONString: got %v, want %v", errS, err)
 	}
 	if _, err := value.FromJSON([]byte("[1]"), value.MaxBytes(3)); err != nil {
 		t.Fatalf("exactly MaxBytes: %v", err)

@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -121,4 +122,70 @@ func TestConcurrentApply(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+type deployment struct {
+	Replicas   int64       `json:"replicas,omitempty"`
+	Containers []container `json:"containers,omitempty"`
+}
+
+type container struct {
+	Name  string `json:"name"`
+	Image string `json:"image,omitempty"`
+}
+
+// TestUpdateOfEqualObjects: an update whose new object equals the live one
+// (typed values of two equal Go objects, which the engine may treat as one)
+// changes no owner, and one that changes a field moves it to the updater,
+// as the same update of the objects' unstructured forms does.
+func TestUpdateOfEqualObjects(t *testing.T) {
+	p, err := typed.NewParser(deploymentSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := p.Type("deployment")
+	u := &merge.Updater{Converter: sameVersion{}}
+	live := deployment{Replicas: 1, Containers: []container{{Name: "web", Image: "nginx"}}}
+	owned := fieldpath.NewSet(fieldpath.MakePathOrDie("replicas"),
+		fieldpath.MakePathOrDie("containers", fieldpath.KeyByFields("name", "web"), "image"))
+	for _, next := range []deployment{
+		{Replicas: 1, Containers: []container{{Name: "web", Image: "nginx"}}},
+		{Replicas: 2, Containers: []container{{Name: "web", Image: "nginx"}}},
+	} {
+		run := func(l, n *typed.TypedValue) fieldpath.ManagedFields {
+			managers := fieldpath.ManagedFields{"applier": fieldpath.NewVersionedSet(owned, "v1", true)}
+			_, m, err := u.Update(l, n, "v1", managers, "controller")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		ls, err1 := d.FromStructured(&live)
+		ns, err2 := d.FromStructured(&next)
+		lu, err3 := d.FromUnstructured(asMap(t, live))
+		nu, err4 := d.FromUnstructured(asMap(t, next))
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			t.Fatal(err1, err2, err3, err4)
+		}
+		got, want := run(ls, ns), run(lu, nu)
+		if !got.Equals(want) {
+			t.Errorf("update to %+v: managers %v, want %v", next, got, want)
+		}
+		if _, moved := got["controller"]; moved != (next.Replicas != live.Replicas) {
+			t.Errorf("update to %+v: managers %v", next, got)
+		}
+	}
+}
+
+func asMap(t *testing.T, obj interface{}) map[string]interface{} {
+	t.Helper()
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]interface{}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -215,6 +215,11 @@ func (s *Updater) Update(liveObject, newObject *typed.TypedValue, version fieldp
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err
 	}
+	if typedlink.Equal(liveObject, newObject) {
+		// An update that changes nothing (the same Go object, or an
+		// equal one): the engine's comparison stops at the root.
+		obj = live
+	}
 	c.sources = []any{newObject, liveObject}
 	m, err := managersOf(managers)
 	if err != nil {

@@ -139,7 +139,8 @@ func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions)
 	if err != nil {
 		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
 	}
-	cv, err := corevalue.FromJSON(data)
+	text := string(data)
+	cv, err := corevalue.FromJSONString(text)
 	if err != nil {
 		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
 	}
@@ -147,7 +148,7 @@ func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions)
 	if terr != nil {
 		return nil, schemaError(terr)
 	}
-	return typedCore(&TypedValue{typeRef: p.TypeRef, schema: p.Schema, fromCore: true}, cv, t, true, opts)
+	return typedCore(&TypedValue{typeRef: p.TypeRef, schema: p.Schema, fromCore: true, text: text}, cv, t, true, opts)
 }
 
 // compiled returns the compiled type (or why there is none): the

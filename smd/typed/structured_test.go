@@ -87,11 +87,7 @@ func TestFromStructured(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var u map[string]interface{}
-		if err := json.Unmarshal(data, &u); err != nil {
-			t.Fatal(err)
-		}
-		want, err := pt.FromUnstructured(u)
+		want, err := pt.FromUnstructured(unstructuredOf(t, obj))
 		if err != nil {
 			t.Fatalf("%s: %v", data, err)
 		}
@@ -135,4 +131,73 @@ func TestFromStructured(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "error creating struct value reflector: value: json: unsupported type: chan int") {
 		t.Errorf("a channel: %v", err)
 	}
+}
+
+// TestCompareEqualObjects: two typed values of equal Go objects (equal
+// JSON texts, which lets the comparison skip the walk) compare as the same,
+// and an object that differs anywhere compares as its unstructured form
+// does.
+func TestCompareEqualObjects(t *testing.T) {
+	p, err := typed.NewParser(structuredSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := p.Type("obj")
+	three := int64(3)
+	base := structuredObj{Name: "b", Replicas: &three, Labels: map[string]string{"a": "1"},
+		Items: []structuredItem{{Key: "x", Value: 1}, {Key: "y"}}}
+	changes := []func(o *structuredObj){
+		func(o *structuredObj) {},
+		func(o *structuredObj) { o.Name = "c" },
+		func(o *structuredObj) { o.Labels = map[string]string{"a": "2"} },
+		func(o *structuredObj) { o.Items = []structuredItem{{Key: "x", Value: 2}, {Key: "y"}} },
+		func(o *structuredObj) { o.Replicas = nil },
+	}
+	for i, change := range changes {
+		other := base
+		other.Labels = map[string]string{"a": "1"}
+		other.Items = append([]structuredItem(nil), base.Items...)
+		change(&other)
+		lhs, err1 := pt.FromStructured(&base)
+		rhs, err2 := pt.FromStructured(&other)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		got, err := lhs.Compare(rhs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := pt.FromUnstructured(unstructuredOf(t, base))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rhsU, err := pt.FromUnstructured(unstructuredOf(t, other))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantC, err := want.Compare(rhsU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Added.Equals(wantC.Added) || !got.Removed.Equals(wantC.Removed) || !got.Modified.Equals(wantC.Modified) {
+			t.Errorf("change %d: got %v, want %v", i, got, wantC)
+		}
+		if (i == 0) != got.IsSame() {
+			t.Errorf("change %d: IsSame %v", i, got.IsSame())
+		}
+	}
+}
+
+// unstructuredOf is obj's JSON form as Go data.
+func unstructuredOf(t *testing.T, obj interface{}) map[string]interface{} {
+	t.Helper()
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u map[string]interface{}
+	if err := json.Unmarshal(data, &u); err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

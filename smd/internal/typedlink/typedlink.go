@@ -16,6 +16,11 @@ var (
 	// cannot hold).
 	Core func(tv any) (coretyped.Value, error)
 
+	// Equal reports whether two *typed.TypedValue of one type are known
+	// equal without a walk (read from the same JSON text): either one's
+	// structmerge form can then stand for both.
+	Equal func(a, b any) bool
+
 	// Wrap returns a new *typed.TypedValue with the schema and type of
 	// like (a *typed.TypedValue) holding v, computed from sources (each a
 	// *typed.TypedValue; see bridge.FromValueLike).
