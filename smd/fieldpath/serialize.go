@@ -302,7 +302,36 @@ func init() {
 	setlink.FromCore = func(s *corefieldpath.Set) any {
 		return setFromCore(s, func(v core.Value) interface{} { return v.Unstructured() })
 	}
-	setlink.Element = func(pe any) (corefieldpath.PathElement, error) { return coreElement(pe.(PathElement)) }
+	setlink.ToCore = func(s any) (*corefieldpath.Set, error) {
+		var a corefieldpath.Assembler
+		var err error
+		out := s.(*Set).assemble(&a, &err)
+		return out, err
+	}
+}
+
+// assemble converts s to structmerge's set with a, keeping the first
+// error in *errp and leaving out the element it is about.
+func (s *Set) assemble(a *corefieldpath.Assembler, errp *error) *corefieldpath.Set {
+	l := a.Open()
+	keep := func(pe PathElement) (corefieldpath.PathElement, bool) {
+		e, err := coreElement(pe)
+		if err != nil && *errp == nil {
+			*errp = err
+		}
+		return e, err == nil
+	}
+	for _, pe := range s.Members.members {
+		if e, ok := keep(pe); ok {
+			a.AddMember(e)
+		}
+	}
+	for _, n := range s.Children.members {
+		if e, ok := keep(n.pathElement); ok {
+			a.AddChild(e, n.set.assemble(a, errp))
+		}
+	}
+	return a.Close(l)
 }
 
 // setFromCore returns s as a new set, numbers in keys and values converted

@@ -32,12 +32,6 @@ func FromValue(v corevalue.Value) value.Value {
 	return value.NewValueInterface(v.Unstructured())
 }
 
-// Element converts a path element to structmerge's. Values that JSON
-// cannot hold (such as NaN) give an error.
-func Element(pe fieldpath.PathElement) (core.PathElement, error) {
-	return setlink.Element(pe)
-}
-
 // FromElement converts structmerge's path element to an SMD one.
 func FromElement(pe core.PathElement) fieldpath.PathElement {
 	switch pe.Kind() {
@@ -58,19 +52,6 @@ func FromElement(pe core.PathElement) fieldpath.PathElement {
 	return fieldpath.PathElement{}
 }
 
-// Path converts a path to structmerge's.
-func Path(p fieldpath.Path) (core.Path, error) {
-	out := make(core.Path, len(p))
-	for i, pe := range p {
-		e, err := Element(pe)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
-	}
-	return out, nil
-}
-
 // FromPath converts structmerge's path to an SMD one.
 func FromPath(p core.Path) fieldpath.Path {
 	out := make(fieldpath.Path, len(p))
@@ -80,43 +61,14 @@ func FromPath(p core.Path) fieldpath.Path {
 	return out
 }
 
-// Set converts an SMD set to structmerge's immutable set, node by node
-// (each path element is converted once). A nil set is empty. An element
-// structmerge cannot hold (such as a NaN value) is left out, with an error.
+// Set converts an SMD set to structmerge's immutable set, with the
+// fieldpath package's converter. A nil set is empty. An element structmerge
+// cannot hold (such as a NaN value) is left out, with an error.
 func Set(s *fieldpath.Set) (*core.Set, error) {
 	if s == nil {
 		return nil, nil
 	}
-	var a core.Assembler
-	var err error
-	out := assemble(&a, s, &err)
-	return out, err
-}
-
-func assemble(a *core.Assembler, s *fieldpath.Set, errp *error) *core.Set {
-	l := a.Open()
-	for pe := range s.Members.All() {
-		e, err := Element(pe)
-		if err != nil {
-			if *errp == nil {
-				*errp = err
-			}
-			continue
-		}
-		a.AddMember(e)
-	}
-	for pe := range s.Children.All() {
-		child, _ := s.Children.Get(pe)
-		e, err := Element(pe)
-		if err != nil {
-			if *errp == nil {
-				*errp = err
-			}
-			continue
-		}
-		a.AddChild(e, assemble(a, child, errp))
-	}
-	return a.Close(l)
+	return setlink.ToCore(s)
 }
 
 // FromSet converts structmerge's set to a new SMD set (numbers in keys and

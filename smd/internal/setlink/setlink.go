@@ -15,7 +15,8 @@ var (
 	// numbers are int64 (float64 when they are floats).
 	FromCore func(s *core.Set) any
 
-	// Element converts pe, a fieldpath.PathElement, to structmerge's path
-	// element; a value JSON cannot hold (NaN, an infinity) is an error.
-	Element func(pe any) (core.PathElement, error)
+	// ToCore converts s, a *fieldpath.Set, to structmerge's set, node by
+	// node (each element converted once). An element structmerge cannot
+	// hold (a NaN value) is left out, and the first such is the error.
+	ToCore func(s any) (*core.Set, error)
 )
