@@ -1,7 +1,6 @@
 package merge_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -162,8 +161,12 @@ func TestUpdateOfEqualObjects(t *testing.T) {
 		}
 		ls, err1 := d.FromStructured(&live)
 		ns, err2 := d.FromStructured(&next)
-		lu, err3 := d.FromUnstructured(asMap(t, live))
-		nu, err4 := d.FromUnstructured(asMap(t, next))
+		// The same objects as YAML.
+		yamlOf := func(o deployment) typed.YAMLObject {
+			return typed.YAMLObject(fmt.Sprintf("replicas: %d\ncontainers: [{name: %s, image: %s}]\n", o.Replicas, o.Containers[0].Name, o.Containers[0].Image))
+		}
+		lu, err3 := d.FromYAML(yamlOf(live))
+		nu, err4 := d.FromYAML(yamlOf(next))
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 			t.Fatal(err1, err2, err3, err4)
 		}
@@ -175,17 +178,4 @@ func TestUpdateOfEqualObjects(t *testing.T) {
 			t.Errorf("update to %+v: managers %v", next, got)
 		}
 	}
-}
-
-func asMap(t *testing.T, obj interface{}) map[string]interface{} {
-	t.Helper()
-	data, err := json.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]interface{}
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
