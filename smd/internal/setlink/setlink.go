@@ -1,6 +1,7 @@
-// Package setlink lets the bridge convert the drop-in's field sets and path
-// elements with the fieldpath package's own converters (which fill a set's
-// unexported arrays directly), without making them public API.
+// Package setlink lets the bridge convert the drop-in's field sets to and
+// from the engine's with the fieldpath package's own converters (which
+// read and fill a set's unexported arrays directly), without making them
+// public API.
 //
 // # Concurrency
 //
