@@ -237,8 +237,7 @@ func (tv TypedValue) Merge(pso *TypedValue) (*TypedValue, error) {
 // node (comparing two values of 8,000 nodes costs a comparison of their
 // texts instead of a walk).
 func equalText(a, b *TypedValue) bool {
-	return a.text != "" && a.err == nil && b.err == nil && len(a.text) == len(b.text) &&
-		a.core.Type() == b.core.Type() && a.text == b.text
+	return a.text != "" && a.err == nil && b.err == nil && a.core.Type() == b.core.Type() && a.text == b.text
 }
 
 // Compare returns which fields rhs adds, modifies and removes relative to
