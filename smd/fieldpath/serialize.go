@@ -191,6 +191,9 @@ func appendKey(dst []byte, pe PathElement) ([]byte, error) {
 		dst = strconv.AppendInt(dst, int64(*pe.Index), 10)
 		return append(dst, '"'), nil
 	}
+	if out, ok := appendPlainElement(dst, pe); ok {
+		return out, nil
+	}
 	e, err := coreElement(pe)
 	if err != nil {
 		return dst, err
@@ -198,6 +201,67 @@ func appendKey(dst []byte, pe PathElement) ([]byte, error) {
 	// The key of the set's only member: {KEY:{}}.
 	text := corefieldpath.NewSet(corefieldpath.Path{e}).MarshalFieldsV1()
 	return append(dst, text[1:len(text)-len(":{}}")]...), nil
+}
+
+// appendPlainElement writes the key of a list item's key (k:) or of a set
+// member (v:) whose JSON needs no escaping where structmerge's encoder
+// would write it the same way: key fields in strictly increasing order of
+// plain names, and values that are plain strings, integers, booleans or
+// null. It reports false, and writes nothing, for any other element.
+func appendPlainElement(dst []byte, pe PathElement) ([]byte, bool) {
+	start := len(dst)
+	switch {
+	case pe.Key != nil && len(*pe.Key) > 0:
+		dst = append(dst, `"k:{`...)
+		for i, f := range *pe.Key {
+			if !plainString(f.Name) || (i > 0 && (*pe.Key)[i-1].Name >= f.Name) {
+				return dst[:start], false
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `\"`...)
+			dst = append(dst, f.Name...)
+			dst = append(dst, `\":`...)
+			var ok bool
+			if dst, ok = appendPlainValue(dst, f.Value); !ok {
+				return dst[:start], false
+			}
+		}
+		return append(dst, `}"`...), true
+	case pe.Value != nil:
+		dst = append(dst, `"v:`...)
+		dst, ok := appendPlainValue(dst, *pe.Value)
+		if !ok {
+			return dst[:start], false
+		}
+		return append(dst, '"'), true
+	}
+	return dst, false
+}
+
+// appendPlainValue writes v as appendPlainElement does, inside a JSON
+// string, or reports false.
+func appendPlainValue(dst []byte, v value.Value) ([]byte, bool) {
+	switch {
+	case v == nil:
+		return dst, false
+	case v.IsString():
+		str := v.AsString()
+		if !plainString(str) {
+			return dst, false
+		}
+		dst = append(dst, `\"`...)
+		dst = append(dst, str...)
+		return append(dst, `\"`...), true
+	case v.IsInt():
+		return strconv.AppendInt(dst, v.AsInt(), 10), true
+	case v.IsBool():
+		return strconv.AppendBool(dst, v.AsBool()), true
+	case v.IsNull():
+		return append(dst, "null"...), true
+	}
+	return dst, false
 }
 
 // plainString reports whether s is written in JSON as it is, between
@@ -362,11 +426,13 @@ func setFromCore(s *corefieldpath.Set, number func(core.Value) interface{}) *Set
 type fromCore struct {
 	number func(core.Value) interface{} // the Go data of a key's or value's number
 
-	names []string
-	ints  []int
-	elems []PathElement
-	nodes []setNode
-	sets  []Set
+	names  []string
+	ints   []int
+	fields []value.Field
+	keys   []value.FieldList
+	elems  []PathElement
+	nodes  []setNode
+	sets   []Set
 }
 
 // take returns n zero items of *arena, starting a new array when it has no
@@ -426,12 +492,14 @@ func (c *fromCore) element(pe corefieldpath.PathElement) PathElement {
 		return PathElement{Value: &v}
 	}
 	key := pe.Key()
-	fields := make(value.FieldList, len(key))
+	fields := value.FieldList(take(&c.fields, len(key)))
 	for i, f := range key {
 		fields[i] = value.Field{Name: f.Name, Value: value.NewValueInterface(c.number(f.Value))}
 	}
 	fields.Sort()
-	return PathElement{Key: &fields}
+	list := take(&c.keys, 1)
+	list[0] = fields
+	return PathElement{Key: &list[0]}
 }
 
 // readFieldsV1 reads one object of the FieldsV1 form: the set of its

@@ -187,3 +187,24 @@ func TestSetFromCoreMergesEqualElements(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestKeyWrittenSorted: a key whose fields a caller lists out of order is
+// written with its fields sorted by name, whether or not its values need
+// escaping (the plain writer and the engine's encoder agree).
+func TestKeyWrittenSorted(t *testing.T) {
+	for _, v := range []string{"x", "x\"y"} {
+		unsorted := value.FieldList{{Name: "port", Value: value.NewValueInterface(80)}, {Name: "name", Value: value.NewValueInterface(v)}}
+		sorted := value.FieldList{unsorted[1], unsorted[0]}
+		got, err := appendKey(nil, PathElement{Key: &unsorted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := appendKey(nil, PathElement{Key: &sorted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || !bytes.HasPrefix(want, []byte(`"k:{\"name\":`)) {
+			t.Errorf("key %q: written %s, sorted %s", v, got, want)
+		}
+	}
+}

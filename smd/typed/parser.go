@@ -3,6 +3,7 @@ package typed
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	coreschema "github.com/structmerge/structmerge/schema"
 	corevalue "github.com/structmerge/structmerge/value"
@@ -135,11 +136,14 @@ func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions)
 		}
 		return p.asTyped(v, opts)
 	}
-	data, err := json.Marshal(in)
-	if err != nil {
+	// An Encoder writing into a strings.Builder copies the encoding once
+	// (json.Marshal copies it out, and a string of that would copy it
+	// again); the text ends in the Encoder's newline, which decoding skips.
+	var sb strings.Builder
+	if err := json.NewEncoder(&sb).Encode(in); err != nil {
 		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
 	}
-	text := string(data)
+	text := sb.String()
 	cv, err := corevalue.FromJSONString(text)
 	if err != nil {
 		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
