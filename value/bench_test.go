@@ -46,6 +46,48 @@ func BenchmarkFromJSON(b *testing.B) {
 	}
 }
 
+// BenchmarkFromJSONStructOrder decodes the same document with each
+// object's fields in reverse order, as encoding/json writes Go structs
+// (declaration order, not sorted): the decoder sorts them.
+func BenchmarkFromJSONStructOrder(b *testing.B) {
+	data := reversedJSON(nil, benchDocument())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := value.FromJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// reversedJSON appends v's JSON with the fields of every object in reverse
+// order.
+func reversedJSON(dst []byte, v value.Value) []byte {
+	switch v.Kind() {
+	case value.Map:
+		fields := v.Fields()
+		dst = append(dst, '{')
+		for i := len(fields) - 1; i >= 0; i-- {
+			dst = value.AppendJSON(dst, value.NewString(fields[i].Name))
+			dst = reversedJSON(append(dst, ':'), fields[i].Value)
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+		}
+		return append(dst, '}')
+	case value.List:
+		dst = append(dst, '[')
+		for i, item := range v.Items() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = reversedJSON(dst, item)
+		}
+		return append(dst, ']')
+	}
+	return value.AppendJSON(dst, v)
+}
+
 // BenchmarkEncodingJSONUnmarshal is the reference point for BenchmarkFromJSON.
 func BenchmarkEncodingJSONUnmarshal(b *testing.B) {
 	data := value.ToJSON(benchDocument())

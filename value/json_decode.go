@@ -253,20 +253,44 @@ func (d *jsonDecoder) object(depth int) (Value, bool) {
 	}
 	scratch := d.fields[base:]
 	out := d.allocFields(len(scratch))
-	copy(out, scratch)
-	if !fieldsSorted(out) {
-		slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
-		for i := 1; i < len(out); i++ {
-			if out[i].Name == out[i-1].Name {
-				d.duplicateKey(out[i].Name, scratch, d.keyOffs[base:])
-				d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
-				return Value{}, false
+	sorted := fieldsSorted(scratch) // strictly: no name twice
+	switch {
+	case sorted:
+		copy(out, scratch)
+	case len(scratch) <= smallObject:
+		// Go structs encode their fields in declaration order: sort the
+		// positions of a small object's fields and copy each field once,
+		// rather than moving whole fields (pointers, each move a write
+		// the garbage collector may have to see) as a sort in place would.
+		var order [smallObject]uint8
+		for i := range scratch {
+			j := i
+			for ; j > 0 && scratch[order[j-1]].Name > scratch[i].Name; j-- {
+				order[j] = order[j-1]
 			}
+			order[j] = uint8(i)
+		}
+		for i := range out {
+			out[i] = scratch[order[i]]
+		}
+	default:
+		copy(out, scratch)
+		slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+	}
+	for i := 1; i < len(out) && !sorted; i++ {
+		if out[i].Name == out[i-1].Name {
+			d.duplicateKey(out[i].Name, scratch, d.keyOffs[base:])
+			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+			return Value{}, false
 		}
 	}
 	d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
 	return mapValue(out), true
 }
+
+// smallObject is the most fields of an object whose order object sorts
+// by position.
+const smallObject = 32
 
 // duplicateKey reports the second occurrence of name among the fields of an
 // object in input order.
