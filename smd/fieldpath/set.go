@@ -255,10 +255,12 @@ func (s *SetNodeMap) Equals(s2 *SetNodeMap) bool {
 }
 
 // Union returns the children of either map, merging the sets under the
-// same element.
+// same element. As in SMD, a child set that only one map has is shared
+// with the result, not copied (so are those of Difference and
+// RecursiveDifference).
 func (s *SetNodeMap) Union(s2 *SetNodeMap) *SetNodeMap {
 	out := &SetNodeMap{}
-	add := func(n setNode) { out.members = append(out.members, setNode{n.pathElement, n.set.Copy()}) }
+	add := func(n setNode) { out.members = append(out.members, n) }
 	walk(s.members, s2.members, compareNodes, add, add, func(a, b setNode) {
 		out.members = append(out.members, setNode{a.pathElement, a.set.Union(b.set)})
 	})
@@ -282,7 +284,7 @@ func (s *SetNodeMap) Intersection(s2 *SetNodeMap) *SetNodeMap {
 func (s *SetNodeMap) Difference(s2 *Set) *SetNodeMap {
 	out := &SetNodeMap{}
 	walk(s.members, s2.Children.members, compareNodes,
-		func(a setNode) { out.members = append(out.members, setNode{a.pathElement, a.set.Copy()}) },
+		func(a setNode) { out.members = append(out.members, a) },
 		nil,
 		func(a, b setNode) {
 			if r := a.set.Difference(b.set); !r.Empty() {
@@ -299,7 +301,7 @@ func (s *SetNodeMap) RecursiveDifference(s2 *Set) *SetNodeMap {
 	walk(s.members, s2.Children.members, compareNodes,
 		func(a setNode) {
 			if !s2.Members.Has(a.pathElement) {
-				out.members = append(out.members, setNode{a.pathElement, a.set.Copy()})
+				out.members = append(out.members, a)
 			}
 		},
 		nil,
