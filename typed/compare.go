@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
@@ -164,6 +165,13 @@ func (w *comparer) visitSets(t *schema.Type, lhs, rhs *value.Value) (sets [3]*fi
 		if rhs == nil {
 			k, bit = setRemoved, wasRemoved
 		}
+		if w.skipShared {
+			// A valid value on one side: everything in it, each field a
+			// member, which the field set's walk of that value alone finds
+			// (as a create does for the whole object).
+			sets[k] = w.oneSide(k, t, cmp.Or(lhs, rhs))
+			return sets, bit
+		}
 		l := w.assembler(k).Open()
 		c = w.walk(t, lhs, rhs) & bit
 		sets[k] = w.close(k, l)
@@ -177,6 +185,20 @@ func (w *comparer) visitSets(t *schema.Type, lhs, rhs *value.Value) (sets [3]*fi
 	sets[setRemoved] = w.close(setRemoved, lr)
 	w.list, w.listDone = [3]*fieldpath.Set{}, false
 	return sets, c
+}
+
+// oneSide returns the set of every field of v, a valid value present on
+// one side only, for set k: a fieldSetter's walk, on the comparer's
+// assembler for k and scratch memory.
+func (w *comparer) oneSide(k int, t *schema.Type, v *value.Value) *fieldpath.Set {
+	a := w.assembler(k)
+	fs := fieldSetter{a: *a, path: w.path, sc: w.sc, all: true}
+	l := fs.a.Open()
+	fs.walk(t, v)
+	set := fs.close(l)
+	*a, w.path, w.sc = fs.a, fs.path, fs.sc
+	w.errs.errs = append(w.errs.errs, fs.errs.errs...)
+	return set
 }
 
 // add adds to the open nodes what changed under pe: the sets below it and

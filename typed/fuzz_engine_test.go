@@ -193,6 +193,26 @@ func fvCheckCreate(t *testing.T, w *schema.Type, v value.Value, opts ...typed.Va
 			t.Fatalf("compare from %s to %s:\ntyped values: %v\nvalues: %v", value.ToJSON(empty), value.ToJSON(v), got, want)
 		}
 	}
+	// From and to a part of v (its first field), where the typed values'
+	// comparison walks what only one side has as a field set.
+	if v.Kind() != value.Map || v.Len() < 2 {
+		return
+	}
+	part := value.NewMap(v.Fields()[:1])
+	ptv, err := typed.New(w, part, opts...)
+	if err != nil {
+		t.Fatalf("New(%s): %v", value.ToJSON(part), err)
+	}
+	for _, pair := range [][2]typed.Value{{ptv, tv}, {tv, ptv}} {
+		want, werr := typed.Compare(w, pair[0].Value(), pair[1].Value())
+		got, gerr := pair[0].Compare(pair[1])
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("compare %s to %s: typed values give error %v, values %v", value.ToJSON(pair[0].Value()), value.ToJSON(pair[1].Value()), gerr, werr)
+		}
+		if werr == nil && (!got.Added.Equal(want.Added) || !got.Modified.Equal(want.Modified) || !got.Removed.Equal(want.Removed)) {
+			t.Fatalf("compare %s to %s:\ntyped values: %v\nvalues: %v", value.ToJSON(pair[0].Value()), value.ToJSON(pair[1].Value()), got, want)
+		}
+	}
 }
 
 func equalStrings(a, b []string) bool {
