@@ -2,6 +2,7 @@ package fieldpath_test
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -135,7 +136,8 @@ func randomSet(r *rand.Rand) *fieldpath.Set {
 		case 1:
 			return int64(r.IntN(200) - 100)
 		case 2:
-			return []float64{1.5, -0.25, 1e21, 1e-7, 3}[r.IntN(5)]
+			floats := []float64{1.5, -0.25, 1e21, 1e-7, 3, 0, math.Copysign(0, -1), -80, 1e15, 1e15 - 1}
+			return floats[r.IntN(len(floats))]
 		case 3:
 			return r.IntN(2) == 0
 		case 4:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -206,8 +207,8 @@ func appendKey(dst []byte, pe PathElement) ([]byte, error) {
 // appendPlainElement writes the key of a list item's key (k:) or of a set
 // member (v:) whose JSON needs no escaping where structmerge's encoder
 // would write it the same way: key fields in strictly increasing order of
-// plain names, and values that are plain strings, integers, booleans or
-// null. It reports false, and writes nothing, for any other element.
+// plain names, and values that are plain strings, integers (integral
+// floats too), booleans or null. It reports false, and writes nothing, for any other element.
 func appendPlainElement(dst []byte, pe PathElement) ([]byte, bool) {
 	start := len(dst)
 	switch {
@@ -256,6 +257,14 @@ func appendPlainValue(dst []byte, v value.Value) ([]byte, bool) {
 		return append(dst, `\"`...), true
 	case v.IsInt():
 		return strconv.AppendInt(dst, v.AsInt(), 10), true
+	case v.IsFloat():
+		// An integral float (JSON's numbers read back from managedFields
+		// are float64, as in SMD) is written as its integer: 80, not 80.0.
+		f := v.AsFloat()
+		if f != math.Trunc(f) || math.Abs(f) >= 1e15 || (f == 0 && math.Signbit(f)) {
+			return dst, false
+		}
+		return strconv.AppendInt(dst, int64(f), 10), true
 	case v.IsBool():
 		return strconv.AppendBool(dst, v.AsBool()), true
 	case v.IsNull():
