@@ -220,7 +220,7 @@ func (w *comparer) add(pe fieldpath.PathElement, sets *[3]*fieldpath.Set, c chan
 
 // walk compares lhs and rhs (nil when absent) at w.path.
 func (w *comparer) walk(t *schema.Type, lhs, rhs *value.Value) changes {
-	if w.skipShared && lhs != nil && rhs != nil && value.Same(*lhs, *rhs) {
+	if w.skipShared && lhs != nil && rhs != nil && w.unchanged(lhs, rhs) {
 		return 0
 	}
 	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
@@ -249,6 +249,24 @@ func (w *comparer) walk(t *schema.Type, lhs, rhs *value.Value) changes {
 		}
 	}
 	return c
+}
+
+// equalDepth is the depth down to which the comparer reads two valid
+// maps or lists for equality before walking them. The read stops at the
+// first difference, but the part before it is read again one level down:
+// the bound keeps that to equalDepth reads of any node.
+const equalDepth = 12
+
+// unchanged reports whether lhs and rhs, both valid, have no changes and
+// no problems: the same stored node, or, near the root, equal containers
+// (an update sends the live object back with a few changes; reading the
+// unchanged subtrees for equality costs a fraction of their comparison).
+func (w *comparer) unchanged(lhs, rhs *value.Value) bool {
+	if value.Same(*lhs, *rhs) {
+		return true
+	}
+	k := lhs.Kind()
+	return len(w.path) > 0 && len(w.path) < equalDepth && (k == value.Map || k == value.List) && rhs.Kind() == k && value.Equal(*lhs, *rhs)
 }
 
 // leaf returns the change of a value compared as a whole.
