@@ -102,6 +102,8 @@ type decoder struct {
 	names internTable[string] // the names read, by their bytes
 	nodes internTable[*Set]   // the nodes finished, by their entries
 
+	virtual int // for a value being read, about the length of its text (see left)
+
 	nameArena []byte // arena for field names
 	nodeArena arena  // the nodes and their entries
 	keyArena  []value.Field

@@ -105,8 +105,7 @@ func appendKey(dst []byte, pe PathElement) []byte {
 	case ValueKind:
 		dst = append(dst, '"')
 		raw := len(dst)
-		dst = append(dst, "v:"...)
-		dst = appendValueJSON(dst, *pe.value())
+		dst = appendElementText(dst, pe)
 		dst = escapeTail(dst, raw)
 		return append(dst, '"')
 	}
@@ -118,6 +117,33 @@ func appendKey(dst []byte, pe PathElement) []byte {
 func appendEscapedKey(dst []byte, fields []value.Field) []byte {
 	dst = append(dst, '"')
 	raw := len(dst)
+	dst = appendKeyFields(dst, fields)
+	dst = escapeTail(dst, raw)
+	return append(dst, '"')
+}
+
+// appendElementText writes the object key of pe as its string holds it,
+// before the escaping for a JSON string: "f:name", "i:3", "v:<json>",
+// "k:<json>".
+func appendElementText(dst []byte, pe PathElement) []byte {
+	switch pe.Kind() {
+	case FieldNameKind:
+		dst = append(dst, "f:"...)
+		return append(dst, pe.name()...)
+	case IndexKind:
+		dst = append(dst, "i:"...)
+		return strconv.AppendInt(dst, int64(pe.Index()), 10)
+	case KeyKind:
+		return appendKeyFields(dst, pe.key())
+	case ValueKind:
+		dst = append(dst, "v:"...)
+		return appendValueJSON(dst, *pe.value())
+	}
+	return dst
+}
+
+// appendKeyFields writes k: and the JSON object of a key's fields.
+func appendKeyFields(dst []byte, fields []value.Field) []byte {
 	dst = append(dst, "k:{"...)
 	for i, f := range fields {
 		if i > 0 {
@@ -128,9 +154,7 @@ func appendEscapedKey(dst []byte, fields []value.Field) []byte {
 		dst = append(dst, `":`...)
 		dst = appendValueJSON(dst, f.Value)
 	}
-	dst = append(dst, '}')
-	dst = escapeTail(dst, raw)
-	return append(dst, '"')
+	return append(dst, '}')
 }
 
 // appendPlainKey writes the key of a KeyKind element whose field names and

@@ -165,7 +165,17 @@ const shareFrom = 4096
 // estimate returns how many items to allocate in the next arena chunk when
 // about one item is expected per bytesPer bytes of the input left to read.
 func (d *decoder) estimate(bytesPer int) int {
-	return min((len(d.data)-d.pos)/bytesPer+4, 1024)
+	return min(d.left()/bytesPer+4, 1024)
+}
+
+// left returns the length of the input left to read: of the text, or the
+// estimate of the text's length for a value being read
+// (ParseFieldsV1Value).
+func (d *decoder) left() int {
+	if d.data == nil {
+		return d.virtual
+	}
+	return len(d.data) - d.pos
 }
 
 // take returns n items from the arena, refilling it with a chunk of
@@ -203,7 +213,7 @@ func (d *decoder) name(b []byte) string {
 // a small part of shared.
 func (d *decoder) copyName(b []byte) string {
 	if cap(d.nameArena)-len(d.nameArena) < len(b) {
-		n := (len(d.data) - d.pos) / 2
+		n := d.left() / 2
 		if d.share {
 			n /= 4
 		}

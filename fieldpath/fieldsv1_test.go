@@ -352,6 +352,9 @@ func FuzzParseFieldsV1(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecodeModes(t, data)
+		if v, err := value.FromJSON(data); err == nil {
+			checkValueDecode(t, v)
+		}
 		s, err := fieldpath.ParseFieldsV1(data)
 		if err != nil {
 			var se *fieldpath.SyntaxError

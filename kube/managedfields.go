@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,15 +43,17 @@ type ManagedFieldsEntry struct {
 	Subresource string
 
 	// decoded is what Fields was read from, when it was read from an
-	// object: encoding gives that value back when Fields still encodes to
-	// the same text, without decoding the text again.
+	// object in the form the API server writes: encoding gives that value
+	// back while Fields is still the set read from it, without writing
+	// and decoding the set again.
 	decoded *decodedFields
 }
 
-// decodedFields is a fieldsV1 value and its JSON text.
+// decodedFields is a fieldsV1 value that is the encoding of set, its
+// decoding.
 type decodedFields struct {
-	text []byte
-	val  value.Value
+	set *fieldpath.Set
+	val value.Value
 }
 
 // ManagerIdentity returns the key under which the API server tracks the
@@ -448,12 +449,11 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 			if f.Value.IsNull() {
 				continue
 			}
-			text := value.ToJSON(f.Value)
-			s, perr := fieldpath.ParseFieldsV1(text)
+			s, canonical, perr := fieldpath.ParseFieldsV1Value(f.Value)
 			if perr != nil {
 				err = perr
-			} else {
-				e.decoded = &decodedFields{text: text, val: f.Value}
+			} else if canonical {
+				e.decoded = &decodedFields{set: s, val: f.Value}
 			}
 			e.Fields = s
 			hasFields = true
@@ -503,23 +503,21 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	if entries == nil {
 		return withoutNested(obj, "metadata", "managedFields")
 	}
-	// A field set that encodes to the text it was read from gives back the
-	// value it was read from; the others are decoded as one JSON array: one
-	// decoding (and its few allocations) for all of them.
+	// A field set equal to the set read from a value that is its encoding
+	// gives back that value; the others are written and decoded as one
+	// JSON array: one decoding (and its few allocations) for all of them.
 	fresh := make([]bool, len(entries))
 	b := make([]byte, 0, 512*len(entries))
 	b = append(b, '[')
 	n := 0
 	for i, e := range entries {
-		at := len(b)
+		if d := e.decoded; d != nil && e.Fields.Equal(d.set) {
+			continue
+		}
 		if n > 0 {
 			b = append(b, ',')
 		}
 		b = e.Fields.AppendFieldsV1(b)
-		if d := e.decoded; d != nil && bytes.Equal(b[at+min(n, 1):], d.text) {
-			b = b[:at]
-			continue
-		}
 		fresh[i] = true
 		n++
 	}

@@ -1,0 +1,87 @@
+package fieldpath_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/value"
+)
+
+// checkValueDecode checks ParseFieldsV1Value(v) against the text decoder on
+// v's JSON (the same set, or the same error) and its canonical flag against
+// its definition: v equals the value of the set's encoding.
+func checkValueDecode(t *testing.T, v value.Value) {
+	t.Helper()
+	text := value.ToJSON(v)
+	want, werr := fieldpath.ParseFieldsV1(text)
+	got, canonical, gerr := fieldpath.ParseFieldsV1Value(v)
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Fatalf("%s: value decoder error %v, text decoder %v", text, gerr, werr)
+	}
+	if werr != nil {
+		if canonical {
+			t.Fatalf("%s: canonical with an error", text)
+		}
+		return
+	}
+	if !got.Equal(want) {
+		t.Fatalf("%s: value decoder gives\n%v\ntext decoder\n%v", text, got, want)
+	}
+	enc, err := value.FromJSON(got.MarshalFieldsV1())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantCanon := value.Equal(enc, v); canonical != wantCanon {
+		t.Fatalf("%s: canonical = %v, want %v (the set encodes to %s)", text, canonical, wantCanon, value.ToJSON(enc))
+	}
+}
+
+func TestParseFieldsV1Value(t *testing.T) {
+	inputs := []string{
+		`{}`, `null`, `{"f:a":{}}`, `{".":{},"f:a":{}}`, `{"f:a":null}`, `{".":{}}`, `{"f:a":{".":{}}}`, `{"f:a":{".":{},"f:b":{}}}`,
+		`{"f:a":{"f:b":{}}}`, `{"f:a":{".":null,"f:b":{}}}`, `{"f:a":{".":{"x":1},"f:b":{}}}`,
+		`{"x:unknown":{"f:a":{}},"f:b":{}}`, `{"i:+4":{},"i:-1":{}}`, `{"i:4":{},"i:10":{}}`, `{"i:04":{}}`,
+		`{"v:-0":{}}`, `{"v:1.0":{}}`, `{"v:1":{},"v:\"a\"":{},"v:true":{},"v:null":{}}`, `{"v:1":{},"v:1.0":{}}`,
+		`{"k:null":{}}`, `{"k:{}":{}}`, `{"k:{\"a\":1,\"a\":0}":{}}`, `{"k:{\"b\":1,\"a\":0}":{}}`,
+		`{"k:{\"name\":\"web\",\"port\":80}":{".":{},"f:image":{}}}`, `{"k:{ \"name\":\"web\"}":{}}`,
+		`{"k:{\"a\":2}":{},"k:{\"a\":10}":{}}`, `{"k:{\"a\":\"\\u003c\"}":{}}`, `{"k:{\"a\":\"<\"}":{}}`,
+		`{"v:{\"b\":[1,2.5,\"\\u003c\"],\"a\":null}":{}}`, `{"v:1e400":{}}`, `{"f:\ud800":{}}`,
+		`{"i:9223372036854775807":{},"i:-9223372036854775808":{}}`, `{"f:a":[1]}`, `{"f:a":"x"}`, `{"q":{}}`, `{"k:{":{}}`,
+		`{"f:a":{"f:b":{"f:c":{".":{}}}}}`, `{"f:a":{},"f:a\u0000":{}}`, `{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`,
+	}
+	for _, in := range inputs {
+		v, err := value.FromJSON([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		checkValueDecode(t, v)
+	}
+	for _, g := range fieldsV1Golden {
+		v, err := value.FromJSON([]byte(g.json))
+		if err != nil {
+			t.Fatalf("%s: %v", g.json, err)
+		}
+		checkValueDecode(t, v)
+	}
+	pod, err := os.ReadFile("testdata/pod-fieldsv1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := value.FromJSON(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkValueDecode(t, v)
+	if _, canonical, _ := fieldpath.ParseFieldsV1Value(v); !canonical {
+		t.Errorf("the Pod's managed fields, as the API server writes them, are not canonical")
+	}
+	// Invalid UTF-8, which only a value built from Go data holds.
+	for _, name := range []string{"f:\xff", "k:{\"a\":\"\xff\"}", "v:\"\xff\""} {
+		v, err := value.FromUnstructured(map[string]any{name: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkValueDecode(t, v)
+	}
+}
