@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/value"
 )
 
 // podFieldsV1 returns the managed fields of a realistic Pod (spec applied by
@@ -131,4 +132,54 @@ func BenchmarkBuildPodSorted(b *testing.B) {
 	for b.Loop() {
 		fieldpath.NewSet(paths...)
 	}
+}
+
+// BenchmarkFieldsV1ValuePod: the Pod's set as the value of its encoding,
+// built from the set (value) and through the text (text), as the field
+// manager writes a changed entry into an object.
+func BenchmarkFieldsV1ValuePod(b *testing.B) {
+	s, err := fieldpath.ParseFieldsV1(podFieldsV1(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("value", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = s.FieldsV1Value()
+		}
+	})
+	b.Run("text", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := value.FromJSON(s.MarshalFieldsV1()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkParseFieldsV1ValuePod: the Pod's set read from the value of its
+// encoding (value) and through the text (text), as the field manager reads
+// managedFields.
+func BenchmarkParseFieldsV1ValuePod(b *testing.B) {
+	v, err := value.FromJSON(podFieldsV1(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("value", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := fieldpath.ParseFieldsV1Value(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("text", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := fieldpath.ParseFieldsV1(value.ToJSON(v)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -3,6 +3,7 @@ package fieldpath
 import (
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/structmerge/structmerge/internal/jsonstr"
 	"github.com/structmerge/structmerge/value"
@@ -335,4 +336,116 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 		return append(dst, '}')
 	}
 	return append(dst, "null"...)
+}
+
+// FieldsV1Value returns the FieldsV1 encoding of s as a value: what
+// value.FromJSON(s.MarshalFieldsV1()) gives, built from the set without
+// the text (the empty set is the empty map).
+func (s *Set) FieldsV1Value() value.Value {
+	entries, names := fieldsV1Size(s)
+	b := fieldsV1Builder{fields: make([]value.Field, entries), names: make([]byte, 0, names)}
+	v := b.node(s, false)
+	if !utf8.Valid(b.names) {
+		// The text carries invalid UTF-8 as U+FFFD, byte by byte.
+		v, _ = value.FromJSON(s.MarshalFieldsV1())
+	}
+	return v
+}
+
+// fieldsV1Size returns the number of object entries in the encoding of s
+// and about the length of their names.
+func fieldsV1Size(s *Set) (entries, names int) {
+	if s.Empty() {
+		return 0, 0
+	}
+	entries = len(s.ms()) + len(s.cs()) + 1 // "." at most once per node
+	names = 8 * entries
+	for _, c := range s.cs() {
+		e, n := fieldsV1Size(c.Set)
+		entries += e
+		names += n
+	}
+	return entries, names
+}
+
+// fieldsV1Builder builds the value of an encoding: the fields of all its
+// maps come from one array and the names from one buffer, neither changed
+// once a map or a name is cut from it.
+type fieldsV1Builder struct {
+	fields []value.Field
+	names  []byte
+}
+
+// name returns the object key of pe, cut from the names buffer.
+func (b *fieldsV1Builder) name(pe PathElement) string {
+	at := len(b.names)
+	b.names = appendElementText(b.names, pe)
+	if len(b.names) == at {
+		return "" // a zero PathElement
+	}
+	return stringAt(&b.names[at], len(b.names)-at)
+}
+
+// node returns the map of the entries of s: "." when self, then its
+// members and children, as appendContents writes them.
+func (b *fieldsV1Builder) node(s *Set, self bool) value.Value {
+	if s.Empty() {
+		return value.NewMap(nil)
+	}
+	m, c := s.ms(), s.cs()
+	n := 0
+	if self {
+		n++
+	}
+	i, j := 0, 0
+	for i < len(m) || j < len(c) {
+		switch {
+		case i >= len(m):
+			j++
+		case j >= len(c):
+			i++
+		default:
+			d := m[i].Compare(c[j].Element)
+			if d <= 0 {
+				i++
+			}
+			if d >= 0 {
+				j++
+			}
+		}
+		n++
+	}
+	if len(b.fields) < n {
+		b.fields = make([]value.Field, max(n, 64))
+	}
+	out := b.fields[:n:n]
+	b.fields = b.fields[n:]
+	k := 0
+	if self {
+		out[k] = value.Field{Name: ".", Value: value.NewMap(nil)}
+		k++
+	}
+	i, j = 0, 0
+	for i < len(m) || j < len(c) {
+		d := 1
+		switch {
+		case i >= len(m):
+		case j >= len(c):
+			d = -1
+		default:
+			d = m[i].Compare(c[j].Element)
+		}
+		if d < 0 {
+			out[k] = value.Field{Name: b.name(m[i]), Value: value.NewMap(nil)}
+			i++
+		} else {
+			out[k] = value.Field{Name: b.name(c[j].Element), Value: b.node(c[j].Set, d == 0)}
+			if d == 0 {
+				i++
+			}
+			j++
+		}
+		k++
+	}
+	return value.NewMap(out)
 }

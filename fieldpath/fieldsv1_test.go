@@ -363,6 +363,7 @@ func FuzzParseFieldsV1(f *testing.F) {
 			}
 			return
 		}
+		checkFieldsV1Value(t, s)
 		enc := s.MarshalFieldsV1()
 		back, err := fieldpath.ParseFieldsV1(enc)
 		if err != nil {

@@ -1,10 +1,12 @@
 package fieldpath_test
 
 import (
+	"math/rand/v2"
 	"os"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -84,4 +86,42 @@ func TestParseFieldsV1Value(t *testing.T) {
 		}
 		checkValueDecode(t, v)
 	}
+}
+
+// checkFieldsV1Value checks s.FieldsV1Value against the decoding of s's
+// text.
+func checkFieldsV1Value(t *testing.T, s *fieldpath.Set) {
+	t.Helper()
+	want, err := value.FromJSON(s.MarshalFieldsV1())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.FieldsV1Value(); !value.Equal(got, want) {
+		t.Fatalf("FieldsV1Value of\n%v\n= %s, want %s", s, value.ToJSON(got), value.ToJSON(want))
+	}
+}
+
+func TestFieldsV1Value(t *testing.T) {
+	checkFieldsV1Value(t, nil)
+	checkFieldsV1Value(t, fieldpath.NewSet())
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 300 {
+		checkFieldsV1Value(t, fieldpathtest.RandomSet(r, 6))
+	}
+	for _, g := range fieldsV1Golden {
+		s, err := fieldpath.ParseFieldsV1([]byte(g.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFieldsV1Value(t, s)
+	}
+	bad := value.NewString("\xff<")
+	checkFieldsV1Value(t, fieldpath.NewSet(
+		fieldpath.Path{fieldpath.FieldName("a\xffb")},
+		fieldpath.Path{fieldpath.FieldName("k"), fieldpath.Key([]value.Field{{Name: "n\xff", Value: bad}})},
+		fieldpath.Path{fieldpath.FieldName("k"), fieldpath.Key([]value.Field{{Name: "n\xff", Value: bad}}), fieldpath.FieldName("x")},
+		fieldpath.Path{fieldpath.FieldName("v"), fieldpath.MemberValue(bad)},
+		fieldpath.Path{fieldpath.FieldName("i"), fieldpath.Index(-3)},
+		fieldpath.Path{fieldpath.PathElement{}},
+	))
 }

@@ -504,40 +504,14 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 		return withoutNested(obj, "metadata", "managedFields")
 	}
 	// A field set equal to the set read from a value that is its encoding
-	// gives back that value; the others are written and decoded as one
-	// JSON array: one decoding (and its few allocations) for all of them.
-	fresh := make([]bool, len(entries))
-	b := make([]byte, 0, 512*len(entries))
-	b = append(b, '[')
-	n := 0
+	// gives back that value; the others are built from their sets.
+	items := make([]value.Value, len(entries))
 	for i, e := range entries {
 		if d := e.decoded; d != nil && e.Fields.Equal(d.set) {
+			items[i] = entryValue(e, d.val)
 			continue
 		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = e.Fields.AppendFieldsV1(b)
-		fresh[i] = true
-		n++
-	}
-	sets, err := value.FromJSON(append(b, ']'))
-	items := make([]value.Value, len(entries))
-	j := 0
-	for i, e := range entries {
-		switch {
-		case !fresh[i]:
-			items[i] = entryValue(e, e.decoded.val)
-		case err == nil && sets.Len() == n:
-			items[i] = entryValue(e, sets.Items()[j])
-			j++
-		default:
-			fs, ferr := value.FromJSON(e.Fields.MarshalFieldsV1())
-			if ferr != nil {
-				fs = value.Value{}
-			}
-			items[i] = entryValue(e, fs)
-		}
+		items[i] = entryValue(e, e.Fields.FieldsV1Value())
 	}
 	out, ok := withNested(obj, value.NewList(items), "metadata", "managedFields")
 	if !ok {
