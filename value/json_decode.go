@@ -103,6 +103,11 @@ type jsonDecoder struct {
 	items   []Value
 	buf     []byte
 
+	// strArena holds the unescaped strings; bytes written to it are
+	// never changed (see keep).
+	strArena []byte
+	strChunk int
+
 	// Arenas from which finished containers take their slices.
 	chunks
 
@@ -372,6 +377,20 @@ func (d *jsonDecoder) str() (string, bool) {
 	return "", false
 }
 
+// keep returns a copy of the unescaped string b, cut from an arena of
+// such strings: one allocation for many (the k: keys of managed fields
+// are escaped strings, hundreds in an object).
+func (d *jsonDecoder) keep(b []byte) string {
+	if cap(d.strArena)-len(d.strArena) < len(b) {
+		// Chunks double from 256 bytes to 16 KiB.
+		d.strChunk = min(max(2*d.strChunk, 256), 16<<10)
+		d.strArena = make([]byte, 0, max(len(b), d.strChunk))
+	}
+	at := len(d.strArena)
+	d.strArena = append(d.strArena, b...)
+	return arenaString(d.strArena[at:])
+}
+
 // strSlow continues decoding a string that starts at start and needs care at
 // i: an escape, a control character or a non-ASCII byte. It copies into
 // d.buf only once the decoded text differs from the input.
@@ -390,7 +409,7 @@ func (d *jsonDecoder) strSlow(start, i int) (string, bool) {
 			}
 			buf = append(buf, s[flushed:i]...)
 			d.buf = buf
-			return string(buf), true
+			return d.keep(buf), true
 		case c == '\\':
 			copied = true
 			buf = append(buf, s[flushed:i]...)

@@ -104,6 +104,15 @@ func stringValue(s string) Value {
 	return Value{kind: String, n: uint64(len(s)), p: unsafe.Pointer(unsafe.StringData(s))}
 }
 
+// arenaString returns the bytes b as a string without copying them: b
+// must be bytes of an arena that are never written again.
+func arenaString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 func listValue(items []Value) Value {
 	if len(items) == 0 {
 		return Value{kind: List}
