@@ -2,6 +2,7 @@ package jsonstr
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,24 @@ func TestEscapeStatus(t *testing.T) {
 		_, next, st := AppendEscape(nil, []byte(tc.in), tc.at)
 		if st != tc.st || next != tc.next {
 			t.Errorf("AppendEscape(%q, %d) = %d, %v; want %d, %v", tc.in, tc.at, next, st, tc.next, tc.st)
+		}
+	}
+}
+
+// TestAppendEveryPosition: strings of plain bytes with one byte that needs
+// care at every position, against encoding/json (the eight-bytes-at-a-time
+// scan must stop at each of them).
+func TestAppendEveryPosition(t *testing.T) {
+	special := []string{"\"", "\\", "<", ">", "&", "\x00", "\x1f", "\n", "\x7f", "é", "\xff", "\u2028", " ", "!", "#", "=", "?", "[", "]", "{", "}", "~"}
+	for n := 0; n <= 20; n++ {
+		for at := 0; at <= n; at++ {
+			for _, sp := range special {
+				s := strings.Repeat("a", at) + sp + strings.Repeat("Z", n-at)
+				want, _ := json.Marshal(s)
+				if got := string(Append(nil, s, EncodingJSON)); got != string(want) {
+					t.Fatalf("Append(%q) = %s, want %s", s, got, want)
+				}
+			}
 		}
 	}
 }
