@@ -62,11 +62,22 @@ func sizedOptions(n int, opts []DecodeOption, at func(int) (int, int)) (decodeCo
 }
 
 func fromJSON(text string, cfg decodeConfig) (Value, error) {
-	d := jsonDecoder{s: text, maxDepth: cfg.maxDepth}
-	// The scratch stacks start at a size the input suggests rather than
-	// growing from nothing in many steps.
-	scratch := min(32, len(text)/16+1)
-	d.fields, d.keyOffs, d.items = make([]Field, 0, scratch), make([]int, 0, scratch), make([]Value, 0, scratch/2+1)
+	d := jsonDecoder{maxDepth: cfg.maxDepth}
+	return d.document(text)
+}
+
+// document decodes text, one JSON document, with d's arenas and scratch
+// stacks (a decoder may decode several documents, each value taking its
+// containers from the arenas).
+func (d *jsonDecoder) document(text string) (Value, error) {
+	d.s, d.pos, d.err, d.segs = text, 0, nil, d.segs[:0]
+	d.fields, d.keyOffs, d.items = d.fields[:0], d.keyOffs[:0], d.items[:0]
+	if cap(d.fields) == 0 {
+		// The scratch stacks start at a size the input suggests rather
+		// than growing from nothing in many steps.
+		scratch := min(32, len(text)/16+1)
+		d.fields, d.keyOffs, d.items = make([]Field, 0, scratch), make([]int, 0, scratch), make([]Value, 0, scratch/2+1)
+	}
 	v, ok := d.value(0)
 	if ok {
 		d.skipWS()

@@ -557,8 +557,9 @@ type structEncoder struct {
 	segs    []goSeg    // the path to an error, innermost first
 	depth   int
 	msg     string
-	err     error       // a sentinel for the error, or nil
-	dynamic planBuilder // plans of the dynamic types of interfaces, for this call
+	err     error        // a sentinel for the error, or nil
+	dynamic planBuilder  // plans of the dynamic types of interfaces, for this call
+	json    *jsonDecoder // decodes what types that marshal themselves give
 }
 
 // mapEntry is one entry of a Go map being converted.
@@ -915,7 +916,7 @@ func (e *structEncoder) custom(p *goPlan, rv reflect.Value) (Value, bool) {
 		if err != nil {
 			return e.fail("MarshalJSON of %s: %v", p.t, err)
 		}
-		v, err := FromJSON(b)
+		v, err := e.fromJSON(b)
 		if err != nil {
 			return e.fail("MarshalJSON of %s: %v", p.t, err)
 		}
@@ -928,6 +929,24 @@ func (e *structEncoder) custom(p *goPlan, rv reflect.Value) (Value, bool) {
 		return NewString(string(b)), true
 	}
 	return e.value(p.base, rv)
+}
+
+// fromJSON decodes the JSON a type marshalled itself to as FromJSON does,
+// with the conversion's arenas and one decoder for all such values.
+func (e *structEncoder) fromJSON(b []byte) (Value, error) {
+	cfg, err := sizedOptions(len(b), nil, func(off int) (int, int) { return lineColumnBytes(b, off) })
+	if err != nil {
+		return Value{}, err
+	}
+	if e.json == nil {
+		e.json = &jsonDecoder{}
+	}
+	d := e.json
+	d.maxDepth = cfg.maxDepth
+	d.chunks, e.chunks = e.chunks, chunks{}
+	v, err := d.document(string(b))
+	e.chunks, d.chunks = d.chunks, chunks{}
+	return v, err
 }
 
 // structDecoder sets Go values from Values; it belongs to one call.

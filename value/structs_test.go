@@ -502,3 +502,42 @@ func TestFromStructLazyTypes(t *testing.T) {
 		t.Errorf("FromStruct with a channel: %v; want %s", err, want)
 	}
 }
+
+// tsRaw is JSON that marshals as itself, as apimachinery's FieldsV1 does.
+type tsRaw []byte
+
+func (r tsRaw) MarshalJSON() ([]byte, error) { return r, nil }
+
+// TestStructCodecManyMarshalJSON: values of a type that gives its own JSON,
+// decoded one after another within one conversion, each as encoding/json
+// reads it; a bad one is an error naming where it is.
+func TestStructCodecManyMarshalJSON(t *testing.T) {
+	type holder struct {
+		L []tsRaw          `json:"l"`
+		M map[string]tsRaw `json:"m"`
+	}
+	c, err := value.NewStructCodec(reflect.TypeFor[holder]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := holder{
+		L: []tsRaw{tsRaw(`{"f:a":{},"k:{\"n\":\"x\\u003c\"}":{".":{}}}`), tsRaw(`[1,"two",{"three":[3]}]`), tsRaw(`"s\u00e9"`), tsRaw(` {"b":1,"a":2} `)},
+		M: map[string]tsRaw{"x": tsRaw(`{"nested":{"deep":[{"a":"\\"}]}}`), "y": tsRaw(`null`)},
+	}
+	want, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wv, err := value.FromJSON(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.FromStruct(&x)
+	if err != nil || !value.Equal(got, wv) {
+		t.Fatalf("FromStruct = %s, %v; want %s", value.ToJSON(got), err, want)
+	}
+	x.L[2] = tsRaw(`{"a":`)
+	if _, err := c.FromStruct(&x); err == nil || !strings.HasPrefix(err.Error(), "value: value_test.holder.L[2]: MarshalJSON of value_test.tsRaw: ") {
+		t.Errorf("FromStruct of bad JSON: %v", err)
+	}
+}
