@@ -367,6 +367,15 @@ func (d *decoder) entry(depth, key, mBase, cBase int, self, sorted *bool) error 
 	if err != nil {
 		return err
 	}
+	d.add(pe, sub, member, mBase, cBase, sorted)
+	return nil
+}
+
+// add pushes the entry pe of the node whose members and children start at
+// mBase and cBase on the stacks: a member, a child with the set sub, or
+// both; sorted becomes false when pe does not come after the entries
+// before it.
+func (d *decoder) add(pe PathElement, sub *Set, member bool, mBase, cBase int, sorted *bool) {
 	if member {
 		if n := len(d.members); n > mBase && d.members[n-1].Compare(pe) >= 0 {
 			*sorted = false
@@ -379,7 +388,6 @@ func (d *decoder) entry(depth, key, mBase, cBase int, self, sorted *bool) error 
 		}
 		d.children = append(d.children, Child{pe, sub})
 	}
-	return nil
 }
 
 // normalizeDecoded sorts members and children read out of order and merges

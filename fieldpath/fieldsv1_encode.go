@@ -387,45 +387,24 @@ func (b *fieldsV1Builder) name(pe PathElement) string {
 }
 
 // node returns the map of the entries of s: "." when self, then its
-// members and children, as appendContents writes them.
+// members and children, as appendContents writes them. Its fields take
+// the room fieldsV1Size counted for the node (an element both member and
+// child is one entry: a slot or two are left unused).
 func (b *fieldsV1Builder) node(s *Set, self bool) value.Value {
 	if s.Empty() {
 		return value.NewMap(nil)
 	}
 	m, c := s.ms(), s.cs()
-	n := 0
+	room := len(m) + len(c) + 1
+	if len(b.fields) < room {
+		b.fields = make([]value.Field, max(room, 64))
+	}
+	out := b.fields[:0:room]
+	b.fields = b.fields[room:]
 	if self {
-		n++
+		out = append(out, value.Field{Name: ".", Value: value.NewMap(nil)})
 	}
 	i, j := 0, 0
-	for i < len(m) || j < len(c) {
-		switch {
-		case i >= len(m):
-			j++
-		case j >= len(c):
-			i++
-		default:
-			d := m[i].Compare(c[j].Element)
-			if d <= 0 {
-				i++
-			}
-			if d >= 0 {
-				j++
-			}
-		}
-		n++
-	}
-	if len(b.fields) < n {
-		b.fields = make([]value.Field, max(n, 64))
-	}
-	out := b.fields[:n:n]
-	b.fields = b.fields[n:]
-	k := 0
-	if self {
-		out[k] = value.Field{Name: ".", Value: value.NewMap(nil)}
-		k++
-	}
-	i, j = 0, 0
 	for i < len(m) || j < len(c) {
 		d := 1
 		switch {
@@ -436,16 +415,15 @@ func (b *fieldsV1Builder) node(s *Set, self bool) value.Value {
 			d = m[i].Compare(c[j].Element)
 		}
 		if d < 0 {
-			out[k] = value.Field{Name: b.name(m[i]), Value: value.NewMap(nil)}
+			out = append(out, value.Field{Name: b.name(m[i]), Value: value.NewMap(nil)})
 			i++
-		} else {
-			out[k] = value.Field{Name: b.name(c[j].Element), Value: b.node(c[j].Set, d == 0)}
-			if d == 0 {
-				i++
-			}
-			j++
+			continue
 		}
-		k++
+		out = append(out, value.Field{Name: b.name(c[j].Element), Value: b.node(c[j].Set, d == 0)})
+		if d == 0 {
+			i++
+		}
+		j++
 	}
 	return value.NewMap(out)
 }

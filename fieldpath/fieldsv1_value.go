@@ -89,18 +89,7 @@ func (d *decoder) valueNode(depth int, v value.Value) (s *Set, member, canonical
 			return d.abandon(mBase, cBase)
 		}
 		canonical = canonical && canon && subCanon
-		if isMember {
-			if n := len(d.members); n > mBase && d.members[n-1].Compare(pe) >= 0 {
-				sorted = false
-			}
-			d.members = append(d.members, pe)
-		}
-		if sub != nil {
-			if n := len(d.children); n > cBase && d.children[n-1].Element.Compare(pe) >= 0 {
-				sorted = false
-			}
-			d.children = append(d.children, Child{pe, sub})
-		}
+		d.add(pe, sub, isMember, mBase, cBase, &sorted)
 	}
 	ms, cs := d.members[mBase:], d.children[cBase:]
 	if !sorted {
