@@ -1,7 +1,11 @@
 package kube
 
 import (
+	"encoding/json"
+	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/structmerge/structmerge/value"
 )
@@ -46,5 +50,74 @@ func TestEncodeReusesOnlyWhatEncodesTheSame(t *testing.T) {
 		if !value.Equal(got, want) {
 			t.Errorf("%s:\nreused  %s\nafresh  %s", fieldsV1, value.ToJSON(got), value.ToJSON(want))
 		}
+	}
+}
+
+// TestEncodeReusesWholeEntries: an entry that encodes to exactly the item
+// it was read from is that item, so that a caller's own data for it can be
+// reused (value.UnstructuredFrom); an entry changed since, or whose item
+// holds what an encoding leaves out or writes otherwise, is encoded afresh
+// and its caller's data is not reused.
+func TestEncodeReusesWholeEntries(t *testing.T) {
+	const fieldsV1 = `"fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}`
+	later := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		item   string
+		change func(*ManagedFieldsEntry)
+		reused bool
+	}{
+		{"unchanged apply", `{"manager":"a","operation":"Apply","apiVersion":"v1",` + fieldsV1 + `}`, nil, true},
+		{"unchanged update", `{"manager":"a","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:00:00Z",` + fieldsV1 + `}`, nil, true},
+		{"unchanged subresource", `{"manager":"a","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:00:00Z",` + fieldsV1 + `,"subresource":"status"}`, nil, true},
+		{"time stamped", `{"manager":"a","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:00:00Z",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.Time = later }, false},
+		{"time set", `{"manager":"a","operation":"Update","apiVersion":"v1",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.Time = later }, false},
+		{"time cleared", `{"manager":"a","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:00:00Z",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.Time = time.Time{} }, false},
+		{"manager renamed", `{"manager":"a","operation":"Update","apiVersion":"v1",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.Manager = "ancient-changes" }, false},
+		{"operation changed", `{"manager":"a","operation":"Update","apiVersion":"v1",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.Operation = OperationApply }, false},
+		{"version changed", `{"manager":"a","operation":"Update","apiVersion":"v1",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.APIVersion = "v2" }, false},
+		{"subresource set", `{"manager":"a","operation":"Update","apiVersion":"v1",` + fieldsV1 + `}`,
+			func(e *ManagedFieldsEntry) { e.Subresource = "status" }, false},
+		{"time not in UTC", `{"manager":"a","operation":"Update","apiVersion":"v1","time":"2026-01-01T01:00:00+01:00",` + fieldsV1 + `}`, nil, false},
+		{"unknown member", `{"manager":"a","operation":"Apply","apiVersion":"v1","x":"y",` + fieldsV1 + `}`, nil, false},
+		{"empty subresource", `{"manager":"a","operation":"Apply","apiVersion":"v1","subresource":"",` + fieldsV1 + `}`, nil, false},
+		{"null time", `{"manager":"a","operation":"Apply","apiVersion":"v1","time":null,` + fieldsV1 + `}`, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var data map[string]any
+			doc := `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","managedFields":[` + tc.item + `]}}`
+			if err := json.Unmarshal([]byte(doc), &data); err != nil {
+				t.Fatal(err)
+			}
+			obj, err := value.FromUnstructured(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries, fieldErrs, _, _ := rawManagedFields(obj)
+			if fieldErrs != nil || len(entries) != 1 || entries[0].decoded == nil {
+				t.Fatalf("read %+v, %v", entries, fieldErrs)
+			}
+			if tc.change != nil {
+				tc.change(&entries[0])
+			}
+			fresh := slices.Clone(entries)
+			fresh[0].decoded = nil
+			got, want := EncodeManagedFields(obj, entries), EncodeManagedFields(obj, fresh)
+			if !value.Equal(got, want) {
+				t.Fatalf("\nreused  %s\nafresh  %s", value.ToJSON(got), value.ToJSON(want))
+			}
+			out := got.UnstructuredFrom(value.Origin{Value: obj, Data: data})
+			gotItem := out.(map[string]any)["metadata"].(map[string]any)["managedFields"].([]any)[0]
+			dataItem := data["metadata"].(map[string]any)["managedFields"].([]any)[0]
+			if reused := reflect.ValueOf(gotItem).Pointer() == reflect.ValueOf(dataItem).Pointer(); reused != tc.reused {
+				t.Errorf("the caller's item reused: %v, want %v (%s)", reused, tc.reused, value.ToJSON(got))
+			}
+		})
 	}
 }

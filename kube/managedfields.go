@@ -50,10 +50,11 @@ type ManagedFieldsEntry struct {
 }
 
 // decodedFields is a fieldsV1 value that is the encoding of set, its
-// decoding.
+// decoding, and the managedFields item it was read from.
 type decodedFields struct {
-	set *fieldpath.Set
-	val value.Value
+	set  *fieldpath.Set
+	val  value.Value
+	item value.Value
 }
 
 // ManagerIdentity returns the key under which the API server tracks the
@@ -453,7 +454,7 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 			if perr != nil {
 				err = perr
 			} else if canonical {
-				e.decoded = &decodedFields{set: s, val: f.Value}
+				e.decoded = &decodedFields{set: s, val: f.Value, item: item}
 			}
 			e.Fields = s
 			hasFields = true
@@ -504,11 +505,18 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 		return withoutNested(obj, "metadata", "managedFields")
 	}
 	// A field set equal to the set read from a value that is its encoding
-	// gives back that value; the others are built from their sets.
+	// gives back that value, and the whole item it was read from when
+	// that is what the entry encodes to; the others are built from their
+	// sets. (Giving back the values read lets a caller's data be reused
+	// where the result did not change: see value.UnstructuredFrom.)
 	items := make([]value.Value, len(entries))
 	for i, e := range entries {
 		if d := e.decoded; d != nil && e.Fields.Equal(d.set) {
-			items[i] = entryValue(e, d.val)
+			if encodesTo(e, d.item) {
+				items[i] = d.item
+			} else {
+				items[i] = entryValue(e, d.val)
+			}
 			continue
 		}
 		items[i] = entryValue(e, e.Fields.FieldsV1Value())
@@ -541,6 +549,44 @@ func entryValue(e ManagedFieldsEntry, fs value.Value) value.Value {
 		add("time", formatTime(e.Time))
 	}
 	return value.NewMap(fields)
+}
+
+// encodesTo reports whether item, the managedFields item e's field set was
+// read from, is what entryValue gives for e: the same fields in the same
+// order (entryValue's are sorted by name, as a map's are) with the same
+// strings. Its fieldsV1 is the value the set was read from.
+func encodesTo(e ManagedFieldsEntry, item value.Value) bool {
+	fields := item.Fields()
+	i := 0
+	str := func(name, v string) bool {
+		if v == "" {
+			return true
+		}
+		if i == len(fields) || fields[i].Name != name || fields[i].Value.Kind() != value.String || fields[i].Value.AsString() != v {
+			return false
+		}
+		i++
+		return true
+	}
+	if !str("apiVersion", e.APIVersion) || !str("fieldsType", e.FieldsType) {
+		return false
+	}
+	if i == len(fields) || fields[i].Name != "fieldsV1" || fields[i].Value.IsNull() {
+		return false
+	}
+	i++
+	if !str("manager", e.Manager) || !str("operation", string(e.Operation)) || !str("subresource", e.Subresource) {
+		return false
+	}
+	if !e.Time.IsZero() {
+		var buf [64]byte
+		if i == len(fields) || fields[i].Name != "time" || fields[i].Value.Kind() != value.String ||
+			fields[i].Value.AsString() != string(e.Time.UTC().AppendFormat(buf[:0], time.RFC3339)) {
+			return false
+		}
+		i++
+	}
+	return i == len(fields)
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
