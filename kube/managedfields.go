@@ -72,8 +72,8 @@ func (e ManagedFieldsEntry) ManagerIdentity() string {
 // identityOf writes the JSON the API server writes for a ManagedFieldsEntry
 // holding only these fields (each omitted when empty).
 func identityOf(manager string, op Operation, apiVersion, subresource string) string {
-	b := make([]byte, 0, 64+len(manager))
-	b = append(b, '{')
+	var buf [128]byte
+	b := append(buf[:0], '{')
 	first := true
 	add := func(name, v string) {
 		if v == "" {

@@ -32,6 +32,9 @@
 //     types that marshal themselves included. NewStructCodec walks the
 //     type graph once; the codec is immutable and a server keeps one per
 //     type. The functions FromStruct and ToStruct build one per call.
+//     ToStructFrom converts back only what an operation changed, copying
+//     the caller's own structs, pointers, slices and maps for the rest
+//     (so the result aliases them).
 //
 // and encoded: AppendJSON and ToJSON write compact JSON byte for byte like
 // encoding/json.Marshal of v.Unstructured(); AppendJSONIndent matches

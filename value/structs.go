@@ -198,6 +198,49 @@ func (c *StructCodec) ToStruct(v Value, ptr any) error {
 	return nil
 }
 
+// ToStructFrom sets *ptr to the conversion of v, as ToStruct does, except
+// that each part of v that is a part of an origin's Value at the same path
+// (the same stored map, list or string, as an operation's result shares
+// unchanged subtrees with its inputs; for a number, boolean or null, an
+// equal one) is a copy of the origin's Go value there, when that is a
+// struct, pointer, slice, array, map or a type that converts itself: the
+// conversion back is skipped where nothing changed.
+//
+// The result therefore aliases the origins' Go values: the slices, maps
+// and pointers it copies are the origins', and changing what they hold
+// changes both. A copied part is the origin's value as it is, with what
+// its Value does not show (the nanoseconds of a metav1.Time, an empty
+// slice under omitempty, fields tagged `json:"-"`). Each origin's Data
+// must be the codec's type or a pointer to it, converted by FromStruct to
+// its Value and unmodified since; any other Data, and a nil pointer, is
+// not used.
+func (c *StructCodec) ToStructFrom(v Value, ptr any, origins ...Origin) error {
+	rv := reflect.ValueOf(ptr)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.Type().Elem() != c.typ || rv.IsNil() {
+		return &StructError{Type: c.typ, Msg: fmt.Sprintf("got %T, want a non-nil *%s", ptr, c.typ)}
+	}
+	var buf [4]structOrigin
+	orgs := buf[:0]
+	for _, o := range origins {
+		ov := reflect.ValueOf(o.Data)
+		switch {
+		case !ov.IsValid():
+			continue
+		case ov.Type() == c.typ:
+		case ov.Kind() == reflect.Pointer && ov.Type().Elem() == c.typ && !ov.IsNil():
+			ov = ov.Elem()
+		default:
+			continue
+		}
+		orgs = append(orgs, structOrigin{v: o.Value, rv: ov})
+	}
+	var d structDecoder
+	if !d.setFrom(c.root, v, rv.Elem(), orgs) {
+		return d.error(c.typ)
+	}
+	return nil
+}
+
 // FromStruct converts x by its json tags (see StructCodec), working out
 // the conversion of each Go type as it meets a value of it, for this call
 // only: it costs in proportion to the types x's value uses, not to every
@@ -1060,6 +1103,119 @@ func (d *structDecoder) set(p *goPlan, v Value, rv reflect.Value) bool {
 	ok := d.setContainer(p, v, rv)
 	d.depth--
 	return ok
+}
+
+// structOrigin is a Go value and the Value FromStruct made of it, at one
+// path of the conversion back.
+type structOrigin struct {
+	v  Value
+	rv reflect.Value
+}
+
+// setFrom sets rv as set does, copying an origin's Go value where v is
+// that origin's Value (see ToStructFrom), and following the origins down
+// the structs, pointers and slices on the way to the parts that changed.
+func (d *structDecoder) setFrom(p *goPlan, v Value, rv reflect.Value, orgs []structOrigin) bool {
+	if len(orgs) == 0 || v.kind == Null {
+		return d.set(p, v, rv)
+	}
+	switch p.kind {
+	case goPointer, goSlice, goArray, goMap, goStruct, goCustom:
+	default:
+		return d.set(p, v, rv)
+	}
+	for _, o := range orgs {
+		if sameNode(v, o.v) && o.rv.CanInterface() {
+			rv.Set(o.rv)
+			return true
+		}
+	}
+	if d.depth >= DefaultMaxDepth {
+		d.err = ErrTooDeep
+		return d.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	}
+	d.depth++
+	ok := d.setFromContainer(p, v, rv, orgs)
+	d.depth--
+	return ok
+}
+
+func (d *structDecoder) setFromContainer(p *goPlan, v Value, rv reflect.Value, orgs []structOrigin) bool {
+	var buf [4]structOrigin
+	subs := buf[:0]
+	switch {
+	case p.kind == goPointer:
+		for _, o := range orgs {
+			if !o.rv.IsNil() {
+				subs = append(subs, structOrigin{v: o.v, rv: o.rv.Elem()})
+			}
+		}
+		if rv.IsNil() {
+			rv.Set(reflect.New(p.t.Elem()))
+		}
+		return d.setFrom(p.elem, v, rv.Elem(), subs)
+	case p.kind == goSlice && v.kind == List:
+		items := v.items()
+		rv.Set(reflect.MakeSlice(p.t, len(items), len(items)))
+		for i := range items {
+			subs = subs[:0]
+			for _, o := range orgs {
+				if its := o.v.items(); i < len(its) && len(its) == o.rv.Len() {
+					subs = append(subs, structOrigin{v: its[i], rv: o.rv.Index(i)})
+				}
+			}
+			if !d.setFrom(p.elem, items[i], rv.Index(i), subs) {
+				d.segs = append(d.segs, goSeg{index: i})
+				return false
+			}
+		}
+		return true
+	case p.kind == goStruct && v.kind == Map:
+		rv.SetZero()
+		fields := v.fields()
+		i, j := 0, 0
+		for i < len(fields) && j < len(p.fields) {
+			switch c := strings.Compare(fields[i].Name, p.fields[j].name); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				f := &p.fields[j]
+				subs = subs[:0]
+				for _, o := range orgs {
+					if ov, ok := o.v.Get(f.name); ok {
+						if orv, ok := fieldForGet(o.rv, f.index); ok {
+							subs = append(subs, structOrigin{v: ov, rv: orv})
+						}
+					}
+				}
+				if !d.setFrom(f.plan, fields[i].Value, fieldForSet(rv, f.index), subs) {
+					d.segs = append(d.segs, goSeg{field: f.goName, index: -1})
+					return false
+				}
+				i++
+				j++
+			}
+		}
+		return true
+	}
+	return d.setContainer(p, v, rv)
+}
+
+// fieldForGet returns the field of rv at index; false behind a nil
+// embedded pointer.
+func fieldForGet(rv reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				return reflect.Value{}, false
+			}
+			rv = rv.Elem()
+		}
+		rv = rv.Field(x)
+	}
+	return rv, true
 }
 
 func (d *structDecoder) setContainer(p *goPlan, v Value, rv reflect.Value) bool {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -539,5 +540,123 @@ func TestStructCodecManyMarshalJSON(t *testing.T) {
 	x.L[2] = tsRaw(`{"a":`)
 	if _, err := c.FromStruct(&x); err == nil || !strings.HasPrefix(err.Error(), "value: value_test.holder.L[2]: MarshalJSON of value_test.tsRaw: ") {
 		t.Errorf("FromStruct of bad JSON: %v", err)
+	}
+}
+
+// withField returns the map m with its field name set to v.
+func withField(t *testing.T, m value.Value, name string, v value.Value) value.Value {
+	t.Helper()
+	var fields []value.Field
+	found := false
+	for _, f := range m.Fields() {
+		if f.Name == name {
+			f.Value, found = v, true
+		}
+		fields = append(fields, f)
+	}
+	if !found {
+		t.Fatalf("no field %q", name)
+	}
+	return value.NewMap(fields)
+}
+
+// TestToStructFrom: the conversion back with origins gives what ToStruct
+// gives, and its unchanged parts are the origins' own pointers, slices and
+// maps while the changed ones are new.
+func TestToStructFrom(t *testing.T) {
+	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := tsSamples()[2]
+	origin.L = []tsInner{{Name: "l0", Tags: map[string]string{"k": "v"}}, {Name: "l1"}}
+	lv, err := c.FromStruct(&origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := tsAll{P: &tsInner{Name: "other"}}
+	ov, err := c.FromStruct(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The result: the origin with its name, rec.value and l[1] changed,
+	// and p taken from the other origin.
+	res := withField(t, lv, "name", value.NewString("changed"))
+	rec, _ := lv.Get("rec")
+	res = withField(t, res, "rec", withField(t, rec, "value", value.NewInt(10)))
+	l, _ := lv.Get("l")
+	items := slices.Clone(l.Items())
+	items[1] = withField(t, items[1], "name", value.NewString("l1 changed"))
+	res = withField(t, res, "l", value.NewList(items))
+	op, _ := ov.Get("p")
+	res = withField(t, res, "p", op)
+
+	var want, got tsAll
+	if err := c.ToStruct(res, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ToStructFrom(res, &got, value.Origin{Value: lv, Data: &origin}, value.Origin{Value: ov, Data: other}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ToStructFrom = %+v\nToStruct     = %+v", got, want)
+	}
+	switch {
+	case got.Rec.Next != origin.Rec.Next:
+		t.Error("the unchanged rec.next under a changed struct is a copy")
+	case got.PT != origin.PT:
+		t.Error("an unchanged pointer is a copy")
+	case !samePointer(got.M, origin.M) || !samePointer(got.MT, origin.MT):
+		t.Error("an unchanged map is a copy")
+	case !samePointer(got.L[0].Tags, origin.L[0].Tags):
+		t.Error("the unchanged item of a changed slice is a copy")
+	case got.P != other.P:
+		t.Error("the part taken from the second origin is a copy")
+	case samePointer(got.L, origin.L):
+		t.Error("a changed slice is the origin's")
+	}
+	got.L[1].Name = "z"
+	if origin.L[1].Name != "l1" {
+		t.Error("changing a changed part of the result changed the origin")
+	}
+
+	// Items that moved are not matched with the origin's items at their
+	// old places.
+	swapped := withField(t, lv, "l", value.NewList([]value.Value{l.Items()[1], l.Items()[0]}))
+	var sw, swWant tsAll
+	if err := c.ToStruct(swapped, &swWant); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ToStructFrom(swapped, &sw, value.Origin{Value: lv, Data: &origin}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sw, swWant) {
+		t.Errorf("items swapped: %+v, want %+v", sw.L, swWant.L)
+	}
+
+	// Origins of another type, nil pointers and no origins change nothing
+	// but the sharing.
+	for _, origins := range [][]value.Origin{
+		{{Value: lv, Data: tsInner{}}},
+		{{Value: lv, Data: (*tsAll)(nil)}},
+		{{Value: lv, Data: nil}},
+		nil,
+	} {
+		var got tsAll
+		if err := c.ToStructFrom(res, &got, origins...); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || got.PT == origin.PT {
+			t.Errorf("with %v: %+v", origins, got)
+		}
+	}
+
+	// An error is the one ToStruct reports.
+	items[1] = value.NewString("not a struct")
+	bad := withField(t, res, "l", value.NewList(items))
+	var x tsAll
+	wantErr, gotErr := c.ToStruct(bad, &x), c.ToStructFrom(bad, &x, value.Origin{Value: lv, Data: &origin})
+	if wantErr == nil || gotErr == nil || gotErr.Error() != wantErr.Error() {
+		t.Errorf("error %v, want %v", gotErr, wantErr)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/managedfields"
@@ -141,12 +142,28 @@ func (st *e2eStructs) refStruct(o *e2eObject, r e2eRequest, in structPair) (runt
 
 // smStruct runs one request on structmerge, structs in and out.
 func (st *e2eStructs) smStruct(s *e2eSetup, o *e2eObject, r e2eRequest, in structPair) (runtime.Object, error) {
+	out, origins, err := st.smStructValue(s, o, r, in)
+	if err != nil {
+		return nil, err
+	}
+	c := st.codecs[o.name]
+	obj := reflect.New(c.Type()).Interface()
+	if err := c.ToStructFrom(out, obj, origins...); err != nil {
+		return nil, err
+	}
+	return obj.(runtime.Object), nil
+}
+
+// smStructValue runs one request on structmerge from structs, and returns
+// the result as a value and the origins it shares what did not change
+// with: the caller's structs (an apply's body is a map, not one of them).
+func (st *e2eStructs) smStructValue(s *e2eSetup, o *e2eObject, r e2eRequest, in structPair) (value.Value, []value.Origin, error) {
 	c := st.codecs[o.name]
 	var live, body value.Value
 	var err error
 	if in.live != nil {
 		if live, err = c.FromStruct(in.live); err != nil {
-			return nil, err
+			return value.Value{}, nil, err
 		}
 	}
 	if r.apply {
@@ -155,17 +172,17 @@ func (st *e2eStructs) smStruct(s *e2eSetup, o *e2eObject, r e2eRequest, in struc
 		body, err = c.FromStruct(in.body)
 	}
 	if err != nil {
-		return nil, err
+		return value.Value{}, nil, err
 	}
 	out, err := s.runSM(o, r, live, body)
 	if err != nil {
-		return nil, err
+		return value.Value{}, nil, err
 	}
-	obj := reflect.New(c.Type()).Interface()
-	if err := c.ToStruct(out, obj); err != nil {
-		return nil, err
+	origins := []value.Origin{{Value: live, Data: in.live}}
+	if !r.apply {
+		origins = append(origins, value.Origin{Value: body, Data: in.body})
 	}
-	return obj.(runtime.Object), nil
+	return out, origins, nil
 }
 
 // benchKubeEndToEndStruct adds the rows Struct/<object>/<op>/{apimachinery,structmerge}
@@ -229,6 +246,24 @@ func agreeStruct(t *testing.T, s *e2eSetup, o *e2eObject, r e2eRequest) {
 	}
 	normalizeRefTimes(t, refMap, start)
 	agree(t, "struct", refMap, smMap)
+
+	// Sharing the unchanged parts with the inputs gives the object a
+	// conversion of the whole result gives.
+	out, origins, err := st.smStructValue(s, o, r, decodeStructPair(t, o, r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := st.codecs[o.name]
+	shared, whole := reflect.New(c.Type()).Interface(), reflect.New(c.Type()).Interface()
+	if err := c.ToStructFrom(out, shared, origins...); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ToStruct(out, whole); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(shared, whole) {
+		t.Errorf("struct: the result sharing its inputs' parts differs from the whole conversion:\n%s", cmp.Diff(whole, shared))
+	}
 }
 
 // TestKubeEndToEndStructForm checks that the struct form covers the rows
