@@ -562,13 +562,22 @@ func (c *call) updateOwned(live, obj value.Value, mg *managed, manager string) (
 
 // mergeUpdate runs the structured update on behalf of currentOperation.
 func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error) {
-	nv, err := typed.New(c.typ, obj, typed.AllowDuplicates())
+	// The live object is checked first so that the new one, which shares
+	// its unchanged parts when it was converted like it, is walked only
+	// where it differs; the new object's error still comes first.
+	lv, liveErr := typed.New(c.typ, live, typed.AllowDuplicates())
+	var nv typed.Value
+	var err error
+	if liveErr == nil {
+		nv, err = typed.New(c.typ, obj, typed.AllowDuplicates(), typed.Like(lv))
+	} else {
+		nv, err = typed.New(c.typ, obj, typed.AllowDuplicates())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to convert new object (%v) to smd typed: %w", objectName(obj), err)
 	}
-	lv, err := typed.New(c.typ, live, typed.AllowDuplicates())
-	if err != nil {
-		return nil, &LiveObjectError{Err: fmt.Errorf("failed to convert live object (%v) to smd typed: %w", objectName(live), err)}
+	if liveErr != nil {
+		return nil, &LiveObjectError{Err: fmt.Errorf("failed to convert live object (%v) to smd typed: %w", objectName(live), liveErr)}
 	}
 	_, managers, err := c.updater.Update(lv, nv, mg.fields, merge.Writer{Manager: currentOperation, APIVersion: c.gvk.APIVersion()})
 	if err != nil {

@@ -13,6 +13,7 @@ type ValidateOption func(validateOptions) validateOptions
 
 type validateOptions struct {
 	allowDuplicates bool
+	like            Value
 }
 
 // validateOpts combines opts.
@@ -31,6 +32,30 @@ func AllowDuplicates() ValidateOption {
 		o.allowDuplicates = true
 		return o
 	}
+}
+
+// Like tells New and Validate that parts of the value checked may be parts
+// of tv itself, at the same paths (as value.FromUnstructuredLike makes
+// them): tv was checked by New against the same type, so those parts fit
+// and are not walked again. Results and errors are what they would be
+// without it. tv is ignored unless New made it with that type and with
+// options that accept no more than the check at hand (a tv made with
+// AllowDuplicates does not vouch for a check without it).
+func Like(tv Value) ValidateOption {
+	return func(o validateOptions) validateOptions {
+		o.like = tv
+		return o
+	}
+}
+
+// likeValue returns what o.like vouches for when checking a value of type
+// t: its value, or null.
+func (o validateOptions) likeValue(t *schema.Type) value.Value {
+	l := o.like
+	if l.typ != t || l.checked == unchecked || (l.checked == validWithDuplicates && !o.allowDuplicates) {
+		return value.Value{}
+	}
+	return l.val
 }
 
 // Validate checks that v fits t and returns every problem found (an Errors),
@@ -58,13 +83,20 @@ func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHin
 	}
 	b := getBufs()
 	w := validator{opts: o, path: b.path, sc: b.sc}
-	w.walk(t, v)
+	w.walkLike(t, v, o.likeValue(t))
 	b.path, b.sc = w.path, w.sc
 	b.put()
 	if err := w.errs.result(); err != nil {
 		return sizeHint{}, err
 	}
-	return sizeHint{entries: clamp32(w.entries), mapChildren: clamp32(w.mapChildren), nodes: clamp32(w.nodes + 1)}, nil
+	h := sizeHint{entries: clamp32(w.entries), mapChildren: clamp32(w.mapChildren), nodes: clamp32(w.nodes + 1)}
+	if w.skipped {
+		// What was not walked was not counted: the like value's counts
+		// stand in for it (a hint, not a bound).
+		lh := o.like.hint
+		h = sizeHint{entries: max(h.entries, lh.entries), mapChildren: max(h.mapChildren, lh.mapChildren), nodes: max(h.nodes, lh.nodes)}
+	}
+	return h, nil
 }
 
 // sizeHint is the size of the sets built from a valid value, estimated while
@@ -98,21 +130,38 @@ type validator struct {
 	// atomic map or list is counted: it is one member.
 	entries, mapChildren, nodes int
 	inAtomic                    int
+	skipped                     bool // a part of the like value was not walked
 }
 
-func (w *validator) walk(t *schema.Type, v value.Value) {
+func (w *validator) walk(t *schema.Type, v value.Value) { w.walkLike(t, v, value.Value{}) }
+
+// walkLike is walk where like, when not null, is the part of a value
+// known to fit at the same path (see Like): a map or list that is that
+// part itself is not walked again.
+func (w *validator) walkLike(t *schema.Type, v, like value.Value) {
+	if k := like.Kind(); k == value.Map || k == value.List {
+		if value.Same(v, like) && v.Len() > 0 {
+			w.skipped = true
+			return
+		}
+		if v.Kind() != k {
+			like = value.Value{}
+		}
+	} else {
+		like = value.Value{}
+	}
 	// The common case, a value of a kind its type describes, without
 	// building an atom (see deduce: the same choice).
 	if t != nil {
 		switch v.Kind() {
 		case value.Map:
 			if m := t.Map(); m != nil {
-				w.doMap(m, v)
+				w.doMap(m, v, like)
 				return
 			}
 		case value.List:
 			if l := t.List(); l != nil {
-				w.doList(l, v)
+				w.doList(l, v, like)
 				return
 			}
 		case value.Bool, value.Int, value.Float, value.String:
@@ -127,19 +176,19 @@ func (w *validator) walk(t *schema.Type, v value.Value) {
 	a := deduce(t, &v)
 	switch a.kind() {
 	case atomMap:
-		w.doMap(a.m, v)
+		w.doMap(a.m, v, like)
 	case atomScalar:
 		if msg := scalarProblem(a, v); msg != "" {
 			w.errs.add(w.path, WrongKind, msg)
 		}
 	case atomList:
-		w.doList(a.list, v)
+		w.doList(a.list, v, like)
 	default:
 		w.errs.add(w.path, SchemaProblem, invalidAtomMessage(t))
 	}
 }
 
-func (w *validator) doMap(m *schema.Map, v value.Value) {
+func (w *validator) doMap(m *schema.Map, v, like value.Value) {
 	switch v.Kind() {
 	case value.Null:
 		return
@@ -167,13 +216,17 @@ func (w *validator) doMap(m *schema.Map, v value.Value) {
 		if !declared && ft == nil {
 			w.errs.add(w.path, UnknownField, "field not declared in schema")
 		} else {
-			w.walk(ft, f.Value)
+			var lf value.Value
+			if like.Kind() == value.Map {
+				lf, _ = like.Get(f.Name)
+			}
+			w.walkLike(ft, f.Value, lf)
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
 }
 
-func (w *validator) doList(l *schema.List, v value.Value) {
+func (w *validator) doList(l *schema.List, v, like value.Value) {
 	switch v.Kind() {
 	case value.Null:
 		return
@@ -183,12 +236,19 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 		return
 	}
 	items := v.Items()
+	likeItems := like.Items() // by index (nil unless like is a list)
+	likeItem := func(i int) value.Value {
+		if i < len(likeItems) {
+			return likeItems[i]
+		}
+		return value.Value{}
+	}
 	if l.Relationship() != schema.Associative {
 		w.inAtomic++ // no item is a path of the field set
 		defer func() { w.inAtomic-- }()
 		for i, item := range items {
 			w.path = append(w.path, fieldpath.Index(i))
-			w.walk(l.ElementType(), item)
+			w.walkLike(l.ElementType(), item, likeItem(i))
 			w.path = w.path[:len(w.path)-1]
 		}
 		return
@@ -212,7 +272,7 @@ func (w *validator) doList(l *schema.List, v value.Value) {
 			w.errs.add(w.path, DuplicateKey, "duplicate entries for key "+pes[i].String())
 		}
 		w.path = append(w.path, pes[i])
-		w.walk(l.ElementType(), item)
+		w.walkLike(l.ElementType(), item, likeItem(i))
 		w.path = w.path[:len(w.path)-1]
 		if w.inAtomic == 0 && !idx.hasDuplicates(i) {
 			if prev >= 0 && sameScalarFields(items[prev], item) {

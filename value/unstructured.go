@@ -186,6 +186,25 @@ func FromUnstructured(x any) (Value, error) {
 	return v, nil
 }
 
+// FromUnstructuredLike converts x as FromUnstructured does, except that
+// each part of x that converts to a value equal to the part of like at the
+// same path (list items at the same index) is like's part itself: the same
+// stored map, list or string. The result is equal to FromUnstructured's;
+// what the sharing buys is that an operation comparing it with like, such
+// as an update comparing the object sent with the live one converted
+// before it, finds the unchanged parts at once (value.Same), and that the
+// result takes new memory only for the parts that differ. like may be any
+// value; with one that shares nothing with x this is FromUnstructured.
+func FromUnstructuredLike(x any, like Value) (Value, error) {
+	var c unstructuredConverter
+	v, ok := c.convertLike(x, like)
+	if !ok {
+		// The error, the first in key order, as FromUnstructured finds it.
+		return FromUnstructured(x)
+	}
+	return v, nil
+}
+
 type unstructuredConverter struct {
 	// ordered converts every map in key order (see stringMap).
 	ordered bool
@@ -326,6 +345,139 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 		return c.anyMap(x)
 	}
 	return c.fail("unsupported type %T", x)
+}
+
+// convertLike converts x as convert does, giving like, or like's parts,
+// for what converts to a value equal to them (see FromUnstructuredLike).
+func (c *unstructuredConverter) convertLike(x any, like Value) (Value, bool) {
+	switch like.kind {
+	case Map:
+		if m, ok := x.(map[string]any); ok && len(m) > 0 {
+			return c.nested(func() (Value, bool) { return c.stringMapLike(m, like) })
+		}
+	case List:
+		if l, ok := x.([]any); ok && len(l) > 0 {
+			return c.nested(func() (Value, bool) { return c.listLike(l, like) })
+		}
+	case String:
+		if s, ok := x.(string); ok && s == like.str() {
+			return like, true
+		}
+	}
+	return c.convert(x)
+}
+
+// nested runs convert, one level deeper, as convert does.
+func (c *unstructuredConverter) nested(convert func() (Value, bool)) (Value, bool) {
+	if c.depth >= DefaultMaxDepth {
+		return c.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	}
+	c.depth++
+	v, ok := convert()
+	c.depth--
+	return v, ok
+}
+
+// stringMapLike is stringMap giving like when every entry of m converts
+// to like's field of the same name (and m has no other).
+func (c *unstructuredConverter) stringMapLike(m map[string]any, like Value) (Value, bool) {
+	if len(m) <= smallMap {
+		var small [smallMap]Field
+		same, ok := c.mapFieldsLike(small[:len(m)], m, like)
+		if !ok {
+			return Value{}, false
+		}
+		if same {
+			return like, true
+		}
+		fields := c.allocFields(len(m))
+		copy(fields, small[:len(m)])
+		return mapValue(fields), true
+	}
+	fields := c.allocFields(len(m))
+	same, ok := c.mapFieldsLike(fields, m, like)
+	if !ok {
+		return Value{}, false
+	}
+	if same {
+		return like, true
+	}
+	return mapValue(fields), true
+}
+
+// mapFieldsLike converts the entries of m into fields, sorted by name,
+// and reports whether they are like's.
+func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, like Value) (same, ok bool) {
+	lf := like.fields()
+	same = len(m) == len(lf)
+	i := 0
+	for k, x := range m {
+		var v Value
+		if j, found := like.fieldIndex(k); found {
+			v, ok = c.convertLike(x, lf[j].Value)
+			same = same && Same(v, lf[j].Value)
+		} else {
+			v, ok = c.convert(x)
+			same = false
+		}
+		if !ok {
+			return false, false
+		}
+		fields[i] = Field{Name: k, Value: v}
+		i++
+	}
+	if !same {
+		sortFieldsByName(fields)
+	}
+	return same, true
+}
+
+// listLike converts the items of l, giving like when each converts to
+// like's item at the same index (and l has no other).
+func (c *unstructuredConverter) listLike(l []any, like Value) (Value, bool) {
+	if len(l) <= smallMap {
+		var small [smallMap]Value
+		same, ok := c.itemsLike(small[:len(l)], l, like)
+		if !ok {
+			return Value{}, false
+		}
+		if same {
+			return like, true
+		}
+		items := c.allocItems(len(l))
+		copy(items, small[:len(l)])
+		return listValue(items), true
+	}
+	items := c.allocItems(len(l))
+	same, ok := c.itemsLike(items, l, like)
+	if !ok {
+		return Value{}, false
+	}
+	if same {
+		return like, true
+	}
+	return listValue(items), true
+}
+
+// itemsLike converts the items of l into items and reports whether they
+// are like's.
+func (c *unstructuredConverter) itemsLike(items []Value, l []any, like Value) (same, ok bool) {
+	li := like.items()
+	same = len(l) == len(li)
+	for i := range l {
+		var v Value
+		if i < len(li) {
+			v, ok = c.convertLike(l[i], li[i])
+			same = same && Same(v, li[i])
+		} else {
+			v, ok = c.convert(l[i])
+		}
+		if !ok {
+			return false, false
+		}
+		items[i] = v
+	}
+	return same, true
 }
 
 func sortFields(fields []Field) {

@@ -2,6 +2,7 @@ package value_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -218,5 +219,136 @@ func TestUnstructuredFrom(t *testing.T) {
 	}
 	if got := res.UnstructuredFrom(); !reflect.DeepEqual(got, res.Unstructured()) {
 		t.Errorf("without origins: %v", got)
+	}
+}
+
+// strictEqual is value equality that also tells an int from an equal float
+// and 0 from -0: what converting the same data gives.
+func strictEqual(a, b value.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case value.String:
+		return a.AsString() == b.AsString()
+	case value.List:
+		ai, bi := a.Items(), b.Items()
+		if len(ai) != len(bi) {
+			return false
+		}
+		for i := range ai {
+			if !strictEqual(ai[i], bi[i]) {
+				return false
+			}
+		}
+		return true
+	case value.Map:
+		af, bf := a.Fields(), b.Fields()
+		if len(af) != len(bf) {
+			return false
+		}
+		for i := range af {
+			if af[i].Name != bf[i].Name || !strictEqual(af[i].Value, bf[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return value.Same(a, b)
+}
+
+// checkShared fails unless every part of got that is strictly equal to the
+// part of like at the same path is that part of like itself.
+func checkShared(t *testing.T, path string, got, like value.Value) {
+	t.Helper()
+	if strictEqual(got, like) {
+		if !value.Same(got, like) {
+			t.Errorf("%s: equal to like's but not shared: %s", path, value.ToJSON(got))
+		}
+		return
+	}
+	switch {
+	case got.Kind() == value.Map && like.Kind() == value.Map:
+		for _, f := range got.Fields() {
+			if l, ok := like.Get(f.Name); ok {
+				checkShared(t, path+"."+f.Name, f.Value, l)
+			}
+		}
+	case got.Kind() == value.List && like.Kind() == value.List:
+		for i, it := range got.Items() {
+			if i < like.Len() {
+				checkShared(t, fmt.Sprintf("%s[%d]", path, i), it, like.Items()[i])
+			}
+		}
+	}
+}
+
+// fresh returns v's data in memory of its own.
+func fresh(t *testing.T, v value.Value) any {
+	t.Helper()
+	d, err := value.FromJSON(value.ToJSON(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Unstructured()
+}
+
+// TestFromUnstructuredLike: converting data with a like value gives what
+// FromUnstructured gives, sharing like's parts exactly where they are
+// equal; errors are FromUnstructured's.
+func TestFromUnstructuredLike(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := range 3000 {
+		a := valuetest.Random(r, 1+i%5)
+		b := a
+		for range r.IntN(3) {
+			b = valuetest.Mutate(r, b)
+		}
+		// Data of its own for each, as decoded apart: no string is
+		// shared by chance.
+		like, err := value.FromUnstructured(fresh(t, a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := fresh(t, b)
+		want, err := value.FromUnstructured(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := value.FromUnstructuredLike(x, like)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strictEqual(got, want) {
+			t.Fatalf("FromUnstructuredLike(%s, %s) = %s, want %s", value.ToJSON(b), value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
+		}
+		checkShared(t, fmt.Sprintf("case %d %s", i, value.ToJSON(b)), got, like)
+	}
+
+	like, err := value.FromUnstructured(map[string]any{"a": map[string]any{"b": []any{"c", int64(1)}}, "n": 1.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []any{
+		map[string]any{"a": map[string]any{"b": []any{"c", math.NaN()}}},
+		map[string]any{"a": map[string]any{"b": []any{"c", int64(1)}}, "z": make(chan int)},
+		map[string]any{"a": []any{map[any]any{1: "x"}}},
+	} {
+		_, want := value.FromUnstructured(x)
+		_, got := value.FromUnstructuredLike(x, like)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("error %v, want %v", got, want)
+		}
+	}
+	// An int is not shared with an equal float.
+	got, err := value.FromUnstructuredLike(map[string]any{"a": map[string]any{"b": []any{"c", int64(1)}}, "n": int64(1)}, like)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := got.Get("n"); n.Kind() != value.Int || value.Same(got, like) {
+		t.Errorf("got %s", value.ToJSON(got))
+	}
+	if a, _ := got.Get("a"); !value.Same(a, func() value.Value { v, _ := like.Get("a"); return v }()) {
+		t.Error("the unchanged map is not shared")
 	}
 }

@@ -671,7 +671,9 @@ func (s *e2eSetup) smUnstructured(o *e2eObject, r e2eRequest, in mapPair) (map[s
 			return nil, err
 		}
 	}
-	body, err := value.FromUnstructured(in.body)
+	// The body converted like the live object shares the live value's
+	// unchanged parts (an update sends the whole object).
+	body, err := value.FromUnstructuredLike(in.body, live)
 	if err != nil {
 		return nil, err
 	}
