@@ -3,6 +3,7 @@ package value
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,23 @@ func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
 		return Value{}, err
 	}
 	return fromJSON(string(data), cfg)
+}
+
+// FromJSONLike decodes data as FromJSON does, except that each part of the
+// document that decodes to exactly the part of like at the same path (list
+// items by index; an integer is not taken for an equal float) is like's
+// part itself: the same stored map, list or string, as FromUnstructuredLike
+// gives. The result is equal to FromJSON's; the sharing lets an update
+// comparing the object sent with the live one, decoded before it, find the
+// unchanged parts at once, and the result takes memory only for the parts
+// that differ.
+func FromJSONLike(data []byte, like Value, opts ...DecodeOption) (Value, error) {
+	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return lineColumnBytes(data, off) })
+	if err != nil {
+		return Value{}, err
+	}
+	d := jsonDecoder{maxDepth: cfg.maxDepth, like: like}
+	return d.document(string(data))
 }
 
 // FromJSONString is FromJSON of a string. The returned value's strings may
@@ -78,7 +96,7 @@ func (d *jsonDecoder) document(text string) (Value, error) {
 		scratch := min(32, len(text)/16+1)
 		d.fields, d.keyOffs, d.items = make([]Field, 0, scratch), make([]int, 0, scratch), make([]Value, 0, scratch/2+1)
 	}
-	v, ok := d.value(0)
+	v, ok := d.value(0, d.like)
 	if ok {
 		d.skipWS()
 		if d.pos < len(d.s) {
@@ -106,6 +124,7 @@ type jsonDecoder struct {
 	s        string
 	pos      int
 	maxDepth int
+	like     Value // the value whose equal parts the document shares (see FromJSONLike)
 
 	// Scratch stacks for the fields and items of the maps and lists being
 	// decoded; a finished container copies its entries out.
@@ -149,8 +168,9 @@ func (d *jsonDecoder) skipWS() {
 }
 
 // value decodes the value at d.pos; depth is the nesting depth of the
-// enclosing container (0 at the top).
-func (d *jsonDecoder) value(depth int) (Value, bool) {
+// enclosing container (0 at the top); like is the part of d.like at the
+// same path (null when there is none).
+func (d *jsonDecoder) value(depth int, like Value) (Value, bool) {
 	d.skipWS()
 	if d.pos >= len(d.s) {
 		return d.failEOF()
@@ -158,11 +178,14 @@ func (d *jsonDecoder) value(depth int) (Value, bool) {
 	switch c := d.s[d.pos]; c {
 	case '"':
 		s, ok := d.str()
+		if ok && like.kind == String && s == like.str() {
+			return like, true
+		}
 		return stringValue(s), ok
 	case '{':
-		return d.object(depth + 1)
+		return d.object(depth+1, like)
 	case '[':
-		return d.array(depth + 1)
+		return d.array(depth+1, like)
 	case 't':
 		return NewBool(true), d.literal("true")
 	case 'f':
@@ -201,7 +224,7 @@ func (d *jsonDecoder) tooDeep(off int) (Value, bool) {
 	return Value{}, false
 }
 
-func (d *jsonDecoder) object(depth int) (Value, bool) {
+func (d *jsonDecoder) object(depth int, like Value) (Value, bool) {
 	start := d.pos
 	if depth > d.maxDepth {
 		return d.tooDeep(start)
@@ -213,6 +236,12 @@ func (d *jsonDecoder) object(depth int) (Value, bool) {
 		return Value{kind: Map}, true
 	}
 	base := len(d.fields)
+	// The object is like itself when each of its fields is a field of
+	// like, a different one each time (mask, of at most 64), and all of
+	// them are.
+	likeFields := like.fields()
+	same := like.kind == Map && len(likeFields) <= 64
+	var mask uint64
 	for {
 		if d.pos >= len(d.s) {
 			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
@@ -240,7 +269,19 @@ func (d *jsonDecoder) object(depth int) (Value, bool) {
 			return Value{}, false
 		}
 		d.pos++
-		v, ok := d.value(depth)
+		var lv Value
+		if likeFields != nil {
+			if j, found := like.fieldIndex(name); found {
+				lv = likeFields[j].Value
+				mask |= 1 << (j & 63)
+			} else {
+				same = false
+			}
+		} else {
+			same = false
+		}
+		v, ok := d.value(depth, lv)
+		same = same && Same(v, lv)
 		if !ok {
 			d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
 			d.segs = append(d.segs, pathSeg{name: name, index: -1})
@@ -268,6 +309,10 @@ func (d *jsonDecoder) object(depth int) (Value, bool) {
 		return Value{}, false
 	}
 	scratch := d.fields[base:]
+	if same && len(scratch) == len(likeFields) && bits.OnesCount64(mask) == len(scratch) {
+		d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
+		return like, true
+	}
 	out := d.allocFields(len(scratch))
 	sorted := fieldsSorted(scratch) // strictly: no name twice
 	switch {
@@ -325,7 +370,7 @@ func (d *jsonDecoder) duplicateKey(name string, fields []Field, offs []int) {
 	}
 }
 
-func (d *jsonDecoder) array(depth int) (Value, bool) {
+func (d *jsonDecoder) array(depth int, like Value) (Value, bool) {
 	start := d.pos
 	if depth > d.maxDepth {
 		return d.tooDeep(start)
@@ -337,8 +382,17 @@ func (d *jsonDecoder) array(depth int) (Value, bool) {
 		return Value{kind: List}, true
 	}
 	base := len(d.items)
+	likeItems := like.items()
+	same := like.kind == List
 	for {
-		v, ok := d.value(depth)
+		var lv Value
+		if i := len(d.items) - base; i < len(likeItems) {
+			lv = likeItems[i]
+		} else {
+			same = false
+		}
+		v, ok := d.value(depth, lv)
+		same = same && Same(v, lv)
 		if !ok {
 			d.segs = append(d.segs, pathSeg{index: len(d.items) - base})
 			d.items = d.items[:base]
@@ -364,6 +418,10 @@ func (d *jsonDecoder) array(depth int) (Value, bool) {
 		return Value{}, false
 	}
 	scratch := d.items[base:]
+	if same && len(scratch) == len(likeItems) {
+		d.items = d.items[:base]
+		return like, true
+	}
 	out := d.allocItems(len(scratch))
 	copy(out, scratch)
 	d.items = d.items[:base]

@@ -2,6 +2,7 @@ package value_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -350,5 +351,55 @@ func TestFromUnstructuredLike(t *testing.T) {
 	}
 	if a, _ := got.Get("a"); !value.Same(a, func() value.Value { v, _ := like.Get("a"); return v }()) {
 		t.Error("the unchanged map is not shared")
+	}
+}
+
+// TestFromJSONLike: decoding with a like value gives what FromJSON gives,
+// sharing like's parts exactly where they are equal; errors are FromJSON's.
+func TestFromJSONLike(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	for i := range 3000 {
+		a := valuetest.Random(r, 1+i%5)
+		b := a
+		for range r.IntN(3) {
+			b = valuetest.Mutate(r, b)
+		}
+		like, err := value.FromJSON(value.ToJSON(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := value.ToJSON(b)
+		want, err := value.FromJSON(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := value.FromJSONLike(doc, like)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strictEqual(got, want) {
+			t.Fatalf("FromJSONLike(%s, %s) = %s, want %s", doc, value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
+		}
+		checkShared(t, fmt.Sprintf("case %d %s", i, doc), got, like)
+	}
+	like, err := value.FromJSON([]byte(`{"a":1,"b":{"c":[1,"x"]},"d":"e"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{
+		`{"a":1,"a":1,"d":"e"}`, // as many fields as like, one twice
+		`{"a":1,"b":{"c":[1,"x"]},"d":"e"`,
+		`{"a":1,"b":{"c":[1,"x",]},"d":"e"}`,
+		`{"a":1,"b":{"c":[1,"x"]},"d":"e"} x`,
+	} {
+		_, want := value.FromJSON([]byte(doc))
+		_, got := value.FromJSONLike([]byte(doc), like)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%s: error %v, want %v", doc, got, want)
+		}
+	}
+	// The options apply.
+	if _, err := value.FromJSONLike([]byte(`[[[1]]]`), like, value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("MaxDepth(2): %v", err)
 	}
 }

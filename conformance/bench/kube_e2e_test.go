@@ -699,7 +699,8 @@ func (s *e2eSetup) smJSON(o *e2eObject, r e2eRequest, live, body []byte) ([]byte
 			return nil, err
 		}
 	}
-	bv, err := value.FromJSON(body)
+	// The body decoded like the live object shares its unchanged parts.
+	bv, err := value.FromJSONLike(body, lv)
 	if err != nil {
 		return nil, err
 	}
