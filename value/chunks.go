@@ -55,3 +55,21 @@ func nextChunk(size *int) int {
 	}
 	return n
 }
+
+// giveBackFields undoes the last allocFields of n fields, when it was the
+// last allocation of fields and was cut from the array the arena held
+// before it, saved: the fields are free again. An allocation that began a
+// new array, or was made apart, is left to the collector (going back to
+// the old array would only make the next allocation begin another).
+func (c *chunks) giveBackFields(saved []Field, n int) {
+	if len(saved) >= n && n <= maxChunk/4 {
+		c.fieldArena = saved
+	}
+}
+
+// giveBackItems is giveBackFields for items.
+func (c *chunks) giveBackItems(saved []Value, n int) {
+	if len(saved) >= n && n <= maxChunk/4 {
+		c.itemArena = saved
+	}
+}

@@ -157,7 +157,17 @@ func (c *StructCodec) Type() reflect.Type { return c.typ }
 // FromStruct converts x, a value of the codec's type or a pointer to one,
 // to a Value. x is not modified or retained, except that the Value shares
 // x's strings. Errors are *StructError values naming the Go field.
-func (c *StructCodec) FromStruct(x any) (Value, error) {
+func (c *StructCodec) FromStruct(x any) (Value, error) { return c.FromStructLike(x, Value{}) }
+
+// FromStructLike converts x as FromStruct does, except that each part of
+// x that converts to exactly the part of like at the same path (list items
+// by index; an integer is not taken for an equal float) is like's part
+// itself: the same stored map, list or string, as FromUnstructuredLike
+// gives. The result is equal to FromStruct's; the sharing lets an update
+// comparing the object sent with the live one, converted before it, find
+// the unchanged parts at once, and the result takes memory only for the
+// parts that differ.
+func (c *StructCodec) FromStructLike(x any, like Value) (Value, error) {
 	rv := reflect.ValueOf(x)
 	if !rv.IsValid() {
 		return Value{}, &StructError{Type: c.typ, Msg: "nil interface, want a " + c.typ.String()}
@@ -176,7 +186,7 @@ func (c *StructCodec) FromStruct(x any) (Value, error) {
 	// addressable value, as they have when x is a pointer.
 	rv = addressable(rv)
 	var e structEncoder
-	v, ok := e.value(c.root, rv)
+	v, ok := e.value(c.root, rv, like)
 	if !ok {
 		return Value{}, e.error(c.typ)
 	}
@@ -256,7 +266,7 @@ func FromStruct(x any) (Value, error) {
 	root, ok := e.planOf(t)
 	if ok {
 		var v Value
-		if v, ok = e.value(root, addressable(reflect.ValueOf(x))); ok {
+		if v, ok = e.value(root, addressable(reflect.ValueOf(x)), Value{}); ok {
 			return v, nil
 		}
 	}
@@ -620,7 +630,10 @@ func (e *structEncoder) error(t reflect.Type) error {
 	return &StructError{Type: t, Path: goPath(e.segs), Msg: e.msg, Err: e.err}
 }
 
-func (e *structEncoder) value(p *goPlan, rv reflect.Value) (Value, bool) {
+// value converts rv; like is the part of the like value at the same path
+// (null when there is none): a part that converts to exactly like is like
+// itself (see FromStructLike).
+func (e *structEncoder) value(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
 	switch p.kind {
 	case goBool:
 		return NewBool(rv.Bool()), true
@@ -639,24 +652,46 @@ func (e *structEncoder) value(p *goPlan, rv reflect.Value) (Value, bool) {
 		}
 		return NewFloat(f), true
 	case goString:
-		return NewString(rv.String()), true
+		return sharedString(rv.String(), like), true
 	case goBytes:
 		if rv.IsNil() {
 			return Value{}, true
 		}
-		return NewString(base64.StdEncoding.EncodeToString(rv.Bytes())), true
+		return sharedString(base64.StdEncoding.EncodeToString(rv.Bytes()), like), true
 	}
 	if e.depth >= DefaultMaxDepth {
 		e.err = ErrTooDeep
 		return e.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
 	}
 	e.depth++
-	v, ok := e.container(p, rv)
+	v, ok := e.container(p, rv, like)
 	e.depth--
 	return v, ok
 }
 
-func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
+// nextLike finds name among like's fields lf, sorted by name, from j on,
+// the names before it being smaller: it returns the field's value and the
+// position after it, or null and -1 minus the position of the first field
+// with a larger name when there is none.
+func nextLike(lf []Field, j int, name string) (Value, int) {
+	for j < len(lf) && lf[j].Name < name {
+		j++
+	}
+	if j < len(lf) && lf[j].Name == name {
+		return lf[j].Value, j + 1
+	}
+	return Value{}, -j - 1
+}
+
+// sharedString is like when it holds s, else s as a new value.
+func sharedString(s string, like Value) Value {
+	if like.kind == String && like.str() == s {
+		return like
+	}
+	return NewString(s)
+}
+
+func (e *structEncoder) container(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
 	switch p.kind {
 	case goPointer:
 		if rv.IsNil() {
@@ -666,7 +701,7 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
-		return e.value(ep, rv.Elem())
+		return e.value(ep, rv.Elem(), like)
 	case goInterface:
 		if rv.IsNil() {
 			return Value{}, true
@@ -676,7 +711,7 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
-		return e.value(dp, dv)
+		return e.value(dp, dv, like)
 	case goSlice, goArray:
 		if p.kind == goSlice && rv.IsNil() {
 			return Value{}, true
@@ -689,27 +724,43 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value) (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
+		// The list is like itself when each item is like's at its index:
+		// then nothing was taken from the arenas after items (each shared
+		// item gave its own back), and items goes back too.
+		saved := e.itemArena
 		items := e.allocItems(n)
+		li := like.items()
+		same := like.kind == List && len(li) == n
 		for i := range n {
-			v, ok := e.value(ep, rv.Index(i))
+			var lv Value
+			if i < len(li) {
+				lv = li[i]
+			}
+			v, ok := e.value(ep, rv.Index(i), lv)
 			if !ok {
 				e.segs = append(e.segs, goSeg{index: i})
 				return Value{}, false
 			}
+			same = same && Same(v, lv)
 			items[i] = v
+		}
+		if same {
+			clear(items)
+			e.giveBackItems(saved, len(items))
+			return like, true
 		}
 		return listValue(items), true
 	case goMap:
-		return e.goMap(p, rv)
+		return e.goMap(p, rv, like)
 	case goStruct:
-		return e.goStruct(p, rv)
+		return e.goStruct(p, rv, like)
 	case goCustom:
-		return e.custom(p, rv)
+		return e.custom(p, rv, like)
 	}
 	return e.fail("unsupported type %s", p.t)
 }
 
-func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
+func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
 	// First the fields that are not left out, by index onto e.keep (no
 	// pointers: no write barriers), then their values straight into the
 	// map's fields.
@@ -729,7 +780,12 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
 	if n == 0 {
 		return Value{kind: Map}, true
 	}
+	// The map is like itself when its fields are like's (see container).
+	saved := e.fieldArena
 	fields := e.allocFields(n)
+	lf := like.fields()
+	same := like.kind == Map && len(lf) == n
+	j := 0 // like's fields, sorted by name as these are, up to this one's
 	for k := range n {
 		f := &p.fields[e.keep[base+k]] // converting may move e.keep: index afresh
 		fv, _ := fieldOf(rv, f.index)
@@ -743,15 +799,25 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value) (Value, bool) {
 			}
 			f.plan = fp
 		}
-		v, ok := e.value(fp, fv)
+		var lv Value
+		if lv, j = nextLike(lf, j, f.name); j < 0 {
+			same, j = false, -j-1
+		}
+		v, ok := e.value(fp, fv, lv)
 		if !ok {
 			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
 			e.keep = e.keep[:base]
 			return Value{}, false
 		}
+		same = same && Same(v, lv)
 		fields[k] = Field{Name: f.name, Value: v}
 	}
 	e.keep = e.keep[:base]
+	if same {
+		clear(fields)
+		e.giveBackFields(saved, len(fields))
+		return like, true
+	}
 	return mapValue(fields), true
 }
 
@@ -863,13 +929,16 @@ func addressable(v reflect.Value) reflect.Value {
 	return c
 }
 
-func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
+func (e *structEncoder) goMap(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
 	if rv.IsNil() {
 		return Value{}, true
 	}
 	if rv.Len() == 0 {
 		return Value{kind: Map}, true
 	}
+	lf := like.fields()
+	same := like.kind == Map && len(lf) == rv.Len()
+	saved := e.fieldArena
 	if p.stringMap {
 		m := rv.Interface().(map[string]string)
 		fields := e.allocFields(len(m))[:0]
@@ -877,6 +946,22 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
 		}
 		sortFields(fields)
+		j := 0
+		for i := range fields {
+			var lv Value
+			if lv, j = nextLike(lf, j, fields[i].Name); j < 0 {
+				same, j = false, -j-1
+			} else if lv.kind == String && lv.str() == fields[i].Value.str() {
+				fields[i].Value = lv
+			} else {
+				same = false
+			}
+		}
+		if same {
+			clear(fields)
+			e.giveBackFields(saved, len(fields))
+			return like, true
+		}
 		return mapValue(fields), true
 	}
 	ep, ok := e.elemPlan(p)
@@ -896,10 +981,17 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
 	}
 	slices.SortFunc(e.entries[base:], func(a, b mapEntry) int { return strings.Compare(a.name, b.name) })
 	n := len(e.entries) - base
+	j := 0 // like's fields, sorted by name as the entries are
+	saved = e.fieldArena
 	fields := e.allocFields(n)
 	for i := range n {
 		en := e.entries[base+i] // converting may move e.entries: index afresh
-		v, ok := e.value(ep, en.v)
+		var lv Value
+		if lv, j = nextLike(lf, j, en.name); j < 0 {
+			same, j = false, -j-1
+		}
+		v, ok := e.value(ep, en.v, lv)
+		same = same && ok && Same(v, lv)
 		if !ok {
 			e.segs = append(e.segs, goSeg{key: strconv.Quote(en.name), index: -1})
 			clear(e.entries[base:])
@@ -912,6 +1004,11 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value) (Value, bool) {
 	e.entries = e.entries[:base]
 	if i, dup := duplicateName(fields); dup {
 		return e.fail("two map keys both give the name %q", fields[i].Name)
+	}
+	if same {
+		clear(fields)
+		e.giveBackFields(saved, len(fields))
+		return like, true
 	}
 	return mapValue(fields), true
 }
@@ -940,16 +1037,16 @@ func keyName(k keyKind, key reflect.Value) (string, error) {
 	return string(b), err
 }
 
-func (e *structEncoder) custom(p *goPlan, rv reflect.Value) (Value, bool) {
+func (e *structEncoder) custom(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
 	ptr := addressable(rv).Addr().Interface()
 	switch {
 	case p.toUnstructured:
 		x := ptr.(unstructuredMarshaler).ToUnstructured()
 		if s, ok := x.(string); ok {
-			return NewString(s), true
+			return sharedString(s, like), true
 		}
 		var uc unstructuredConverter
-		v, ok := uc.convert(x)
+		v, ok := uc.convertLike(x, like)
 		if !ok {
 			return e.fail("ToUnstructured of %s: %s%s", p.t, unstructuredPath(uc.segs), uc.msg)
 		}
@@ -959,7 +1056,7 @@ func (e *structEncoder) custom(p *goPlan, rv reflect.Value) (Value, bool) {
 		if err != nil {
 			return e.fail("MarshalJSON of %s: %v", p.t, err)
 		}
-		v, err := e.fromJSON(b)
+		v, err := e.fromJSON(b, like)
 		if err != nil {
 			return e.fail("MarshalJSON of %s: %v", p.t, err)
 		}
@@ -969,14 +1066,14 @@ func (e *structEncoder) custom(p *goPlan, rv reflect.Value) (Value, bool) {
 		if err != nil {
 			return e.fail("MarshalText of %s: %v", p.t, err)
 		}
-		return NewString(string(b)), true
+		return sharedString(string(b), like), true
 	}
-	return e.value(p.base, rv)
+	return e.value(p.base, rv, like)
 }
 
 // fromJSON decodes the JSON a type marshalled itself to as FromJSON does,
 // with the conversion's arenas and one decoder for all such values.
-func (e *structEncoder) fromJSON(b []byte) (Value, error) {
+func (e *structEncoder) fromJSON(b []byte, like Value) (Value, error) {
 	cfg, err := sizedOptions(len(b), nil, func(off int) (int, int) { return lineColumnBytes(b, off) })
 	if err != nil {
 		return Value{}, err
@@ -985,7 +1082,7 @@ func (e *structEncoder) fromJSON(b []byte) (Value, error) {
 		e.json = &jsonDecoder{}
 	}
 	d := e.json
-	d.maxDepth = cfg.maxDepth
+	d.maxDepth, d.like = cfg.maxDepth, like
 	d.chunks, e.chunks = e.chunks, chunks{}
 	v, err := d.document(string(b))
 	e.chunks, d.chunks = d.chunks, chunks{}

@@ -1,11 +1,13 @@
 package value_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -658,5 +660,124 @@ func TestToStructFrom(t *testing.T) {
 	wantErr, gotErr := c.ToStruct(bad, &x), c.ToStructFrom(bad, &x, value.Origin{Value: lv, Data: &origin})
 	if wantErr == nil || gotErr == nil || gotErr.Error() != wantErr.Error() {
 		t.Errorf("error %v, want %v", gotErr, wantErr)
+	}
+}
+
+// tsDecoded returns x marshalled and unmarshalled: a copy with memory of
+// its own (no string shared by chance with x).
+func tsDecoded(t *testing.T, x tsAll) tsAll {
+	t.Helper()
+	data, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out tsAll
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	out.MT, out.Bytes = x.MT, bytes.Clone(x.Bytes) // not in the JSON form alike
+	return out
+}
+
+// TestFromStructLike: converting a struct with a like value gives what
+// FromStruct gives, sharing like's parts exactly where they are equal.
+func TestFromStructLike(t *testing.T) {
+	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := []func(*tsAll){
+		func(x *tsAll) {},
+		func(x *tsAll) { x.Name += "!" },
+		func(x *tsAll) {
+			if x.P != nil {
+				x.P.Tags = map[string]string{"a": "1", "b": "changed"}
+			}
+		},
+		func(x *tsAll) { x.L = append(x.L, tsInner{Name: "new"}) },
+		func(x *tsAll) {
+			if len(x.L) > 1 {
+				x.L[1].Count++
+			}
+		},
+		func(x *tsAll) { x.Rec.Children = append(x.Rec.Children, tsRecursive{Value: 5}) },
+		func(x *tsAll) {
+			if x.Rec.Next != nil {
+				x.Rec.Next.Value++
+			}
+		},
+		func(x *tsAll) { x.T.b += "x"; x.J.n++ },
+		func(x *tsAll) { x.MI = map[int]string{10: "ten", -1: "minus one", 2: "deux"} },
+		func(x *tsAll) { x.M = map[string]*tsInner{"z": {Name: "z"}, "a": nil, "m": {Count: 2}} },
+		func(x *tsAll) { x.Any = map[string]any{"k": []any{"v", true, nil}, "s": "u"} },
+		func(x *tsAll) { x.I = 3; x.F = 3 },
+		func(x *tsAll) { x.I, x.PO, x.Named = 0, nil, nil }, // fields left out (omitempty)
+		func(x *tsAll) {
+			if len(x.MI) > 0 {
+				x.MI = map[int]string{10: "ten"}
+			}
+		},
+		func(x *tsAll) { x.Bytes = append(bytes.Clone(x.Bytes), 1) },
+	}
+	samples := tsSamples()
+	checked := 0
+	for _, a := range samples {
+		like, err := c.FromStruct(tsDecoded(t, a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, change := range changes {
+			for _, b0 := range samples {
+				b := tsDecoded(t, b0)
+				change(&b)
+				want, err := c.FromStruct(&b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := c.FromStructLike(&b, like)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strictEqual(got, want) {
+					t.Fatalf("change %d: FromStructLike = %s, want %s", i, value.ToJSON(got), value.ToJSON(want))
+				}
+				checkShared(t, fmt.Sprintf("change %d of %s", i, value.ToJSON(want)), got, like)
+				checked++
+			}
+		}
+	}
+	// An unchanged struct is like itself, and the parts it shares give
+	// their room in the conversion's arenas back: fewer allocations than
+	// a conversion without like.
+	full := tsDecoded(t, samples[2])
+	like, err := c.FromStruct(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := tsDecoded(t, samples[2])
+	got, err := c.FromStructLike(&again, like)
+	if err != nil || !value.Same(got, like) {
+		t.Errorf("an unchanged struct: %v, shared %v", err, value.Same(got, like))
+	}
+	bytesOf := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 50 {
+			f()
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 50
+	}
+	plain := bytesOf(func() { _, _ = c.FromStruct(&again) })
+	shared := bytesOf(func() { _, _ = c.FromStructLike(&again, like) })
+	if shared >= plain {
+		t.Errorf("an unchanged struct converted like itself: %d bytes, without like %d", shared, plain)
+	}
+	// Errors are FromStruct's.
+	bad := again
+	bad.F = math.NaN()
+	_, want := c.FromStruct(&bad)
+	if _, got := c.FromStructLike(&bad, like); want == nil || got == nil || got.Error() != want.Error() {
+		t.Errorf("error %v, want %v", got, want)
 	}
 }

@@ -169,7 +169,9 @@ func (st *e2eStructs) smStructValue(s *e2eSetup, o *e2eObject, r e2eRequest, in 
 	if r.apply {
 		body, err = value.FromUnstructured(in.body.(map[string]any))
 	} else {
-		body, err = c.FromStruct(in.body)
+		// An update's body, converted like the live object, shares its
+		// unchanged parts.
+		body, err = c.FromStructLike(in.body, live)
 	}
 	if err != nil {
 		return value.Value{}, nil, err
