@@ -437,7 +437,10 @@ func (c *call) applyKubectl(live, applied value.Value, mg *managed, manager stri
 // `before-first-apply` before applying.
 func (c *call) applyTracked(live, applied value.Value, mg *managed, manager string, force bool) (value.Value, *managed, error) {
 	mg = mg.clone()
-	if len(mg.fields) == 0 {
+	// Nothing to give to before-first-apply when the object has nothing
+	// but its apiVersion and kind (a create): an update to it would own
+	// only those, which are stripped.
+	if len(mg.fields) == 0 && !onlyKind(live) {
 		var err error
 		live, mg, err = c.updateOwned(emptyObject(GVKOf(applied)), live, mg, BeforeFirstApplyManager)
 		if err != nil {
@@ -459,6 +462,14 @@ func (c *call) applyTracked(live, applied value.Value, mg *managed, manager stri
 		obj = withoutNested(live, "metadata", "managedFields")
 	}
 	return obj, out, nil
+}
+
+// onlyKind reports whether obj is a map of an apiVersion and a kind, both
+// strings, and nothing else, as the empty object of a create is.
+func onlyKind(obj value.Value) bool {
+	f := obj.Fields()
+	return len(f) == 2 && f[0].Name == "apiVersion" && f[0].Value.Kind() == value.String &&
+		f[1].Name == "kind" && f[1].Value.Kind() == value.String
 }
 
 func managerName(manager string) string {
