@@ -17,7 +17,10 @@
 //	obj, err = m.Update(obj, edited, "my-controller")          // create, update, patch
 //	obj, err = m.Update(obj, scale, "hpa", kube.Subresource("scale"))
 //
-// A null live object stands for one that does not exist yet.
+// A null live object stands for one that does not exist yet. An update's
+// object converted like the live one (value.FromJSONLike,
+// FromUnstructuredLike, StructCodec.FromStructLike) shares its unchanged
+// parts, and Update then checks and compares only the parts that differ.
 //
 // # What the field manager does
 //
