@@ -780,22 +780,53 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value
 	if n == 0 {
 		return Value{kind: Map}, true
 	}
+	// A small map's fields are gathered on the stack and copied to the
+	// arena once, and only when the map is not like itself: writing them
+	// one by one into heap memory costs a write barrier each while the
+	// collector runs.
+	if n <= smallMap {
+		var small [smallMap]Field
+		same, ok := e.structFields(small[:n], p, rv, like, base)
+		if !ok {
+			return Value{}, false
+		}
+		if same {
+			return like, true
+		}
+		fields := e.allocFields(n)
+		copy(fields, small[:n])
+		return mapValue(fields), true
+	}
 	// The map is like itself when its fields are like's (see container).
 	saved := e.fieldArena
 	fields := e.allocFields(n)
+	same, ok := e.structFields(fields, p, rv, like, base)
+	if !ok {
+		return Value{}, false
+	}
+	if same {
+		clear(fields)
+		e.giveBackFields(saved, len(fields))
+		return like, true
+	}
+	return mapValue(fields), true
+}
+
+// structFields converts the fields of rv kept on e.keep from base on into
+// fields, pops them, and reports whether they are like's.
+func (e *structEncoder) structFields(fields []Field, p *goPlan, rv reflect.Value, like Value, base int) (same, ok bool) {
+	defer func() { e.keep = e.keep[:base] }()
 	lf := like.fields()
-	same := like.kind == Map && len(lf) == n
+	same = like.kind == Map && len(lf) == len(fields)
 	j := 0 // like's fields, sorted by name as these are, up to this one's
-	for k := range n {
+	for k := range fields {
 		f := &p.fields[e.keep[base+k]] // converting may move e.keep: index afresh
 		fv, _ := fieldOf(rv, f.index)
 		fp := f.plan
 		if fp == nil { // a lazy plan's field, met for the first time
-			var ok bool
 			if fp, ok = e.planOf(f.typ); !ok {
 				e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
-				e.keep = e.keep[:base]
-				return Value{}, false
+				return false, false
 			}
 			f.plan = fp
 		}
@@ -803,22 +834,15 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value
 		if lv, j = nextLike(lf, j, f.name); j < 0 {
 			same, j = false, -j-1
 		}
-		v, ok := e.value(fp, fv, lv)
-		if !ok {
+		var v Value
+		if v, ok = e.value(fp, fv, lv); !ok {
 			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
-			e.keep = e.keep[:base]
-			return Value{}, false
+			return false, false
 		}
 		same = same && Same(v, lv)
 		fields[k] = Field{Name: f.name, Value: v}
 	}
-	e.keep = e.keep[:base]
-	if same {
-		clear(fields)
-		e.giveBackFields(saved, len(fields))
-		return like, true
-	}
-	return mapValue(fields), true
+	return same, true
 }
 
 // planOf returns the plan of t from the call's lazy builder, whose plans
