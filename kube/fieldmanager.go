@@ -488,13 +488,22 @@ func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, for
 	if _, _, present, _ := rawManagedFields(applied); present {
 		return value.Value{}, false, nil, &BadRequestError{Message: "metadata.managedFields must be nil"}
 	}
-	patch, err := typed.New(c.typ, applied)
+	// The live object is checked first so that the applied one, which
+	// shares its unchanged parts when it was converted like it, is walked
+	// only where it differs; the applied object's error still comes first.
+	lv, liveErr := typed.New(c.typ, live, typed.AllowDuplicates())
+	var patch typed.Value
+	var err error
+	if liveErr == nil {
+		patch, err = typed.New(c.typ, applied, typed.Like(lv))
+	} else {
+		patch, err = typed.New(c.typ, applied)
+	}
 	if err != nil {
 		return value.Value{}, false, nil, fmt.Errorf("failed to create typed patch object (%v): %w", objectName(applied), err)
 	}
-	lv, err := typed.New(c.typ, live, typed.AllowDuplicates())
-	if err != nil {
-		return value.Value{}, false, nil, &LiveObjectError{Err: fmt.Errorf("failed to create typed live object (%v): %w", objectName(live), err)}
+	if liveErr != nil {
+		return value.Value{}, false, nil, &LiveObjectError{Err: fmt.Errorf("failed to create typed live object (%v): %w", objectName(live), liveErr)}
 	}
 	var aopts []merge.ApplyOption
 	if force {

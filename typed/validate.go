@@ -38,9 +38,8 @@ func AllowDuplicates() ValidateOption {
 // of tv itself, at the same paths (as value.FromUnstructuredLike makes
 // them): tv was checked by New against the same type, so those parts fit
 // and are not walked again. Results and errors are what they would be
-// without it. tv is ignored unless New made it with that type and with
-// options that accept no more than the check at hand (a tv made with
-// AllowDuplicates does not vouch for a check without it).
+// without it. tv is ignored unless New made it with that type, and, for a
+// check without AllowDuplicates, found no repeated key in it.
 func Like(tv Value) ValidateOption {
 	return func(o validateOptions) validateOptions {
 		o.like = tv
@@ -66,20 +65,22 @@ func Validate(t *schema.Type, v value.Value, opts ...ValidateOption) error {
 }
 
 func validate(t *schema.Type, v value.Value, o validateOptions) error {
-	_, err := validateCounting(t, v, o)
+	_, _, err := validateCounting(t, v, o)
 	return err
 }
 
-// validateCounting validates v and estimates the size of its field set.
-func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHint, error) {
+// validateCounting validates v and estimates the size of its field set;
+// dups reports that v may repeat a key of an associative list (which is
+// an error unless o allows it).
+func validateCounting(t *schema.Type, v value.Value, o validateOptions) (hint sizeHint, dups bool, err error) {
 	if t == nil {
-		return sizeHint{}, ErrNoType
+		return sizeHint{}, false, ErrNoType
 	}
 	if v.IsNull() {
 		// Nothing to walk into: no need for scratch memory.
 		w := validator{opts: o}
 		w.walk(t, v)
-		return sizeHint{}, w.errs.result()
+		return sizeHint{}, false, w.errs.result()
 	}
 	b := getBufs()
 	w := validator{opts: o, path: b.path, sc: b.sc}
@@ -87,7 +88,7 @@ func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHin
 	b.path, b.sc = w.path, w.sc
 	b.put()
 	if err := w.errs.result(); err != nil {
-		return sizeHint{}, err
+		return sizeHint{}, false, err
 	}
 	h := sizeHint{entries: clamp32(w.entries), mapChildren: clamp32(w.mapChildren), nodes: clamp32(w.nodes + 1)}
 	if w.skipped {
@@ -96,7 +97,7 @@ func validateCounting(t *schema.Type, v value.Value, o validateOptions) (sizeHin
 		lh := o.like.hint
 		h = sizeHint{entries: max(h.entries, lh.entries), mapChildren: max(h.mapChildren, lh.mapChildren), nodes: max(h.nodes, lh.nodes)}
 	}
-	return h, nil
+	return h, w.dups, nil
 }
 
 // sizeHint is the size of the sets built from a valid value, estimated while
@@ -131,6 +132,7 @@ type validator struct {
 	entries, mapChildren, nodes int
 	inAtomic                    int
 	skipped                     bool // a part of the like value was not walked
+	dups                        bool // a repeated key was seen, or may be in a part not walked
 }
 
 func (w *validator) walk(t *schema.Type, v value.Value) { w.walkLike(t, v, value.Value{}) }
@@ -142,6 +144,7 @@ func (w *validator) walkLike(t *schema.Type, v, like value.Value) {
 	if k := like.Kind(); k == value.Map || k == value.List {
 		if value.Same(v, like) && v.Len() > 0 {
 			w.skipped = true
+			w.dups = w.dups || w.opts.like.checked != valid
 			return
 		}
 		if v.Kind() != k {
@@ -268,8 +271,11 @@ func (w *validator) doList(l *schema.List, v, like value.Value) {
 		if !idx.ok[i] {
 			continue
 		}
-		if !w.opts.allowDuplicates && idx.isDuplicate(i) {
-			w.errs.add(w.path, DuplicateKey, "duplicate entries for key "+pes[i].String())
+		if idx.isDuplicate(i) {
+			w.dups = true
+			if !w.opts.allowDuplicates {
+				w.errs.add(w.path, DuplicateKey, "duplicate entries for key "+pes[i].String())
+			}
 		}
 		w.path = append(w.path, pes[i])
 		w.walkLike(l.ElementType(), item, likeItem(i))

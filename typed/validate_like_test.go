@@ -83,6 +83,37 @@ func TestValidateLike(t *testing.T) {
 	if _, err := typed.New(w, dup, typed.Like(lv)); !typed.HasKind(err, typed.DuplicateKey) {
 		t.Errorf("repeated keys accepted through a lenient like value: %v", err)
 	}
+	// Nor by one checked leniently through it (which did not walk the
+	// repeated keys again).
+	outer, err := value.FromYAML([]byte(`{name: x}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := append(append([]value.Field(nil), dup.Fields()...), outer.Fields()...)
+	wider := value.NewMap(fields)
+	lv2, err := typed.New(w, wider, typed.AllowDuplicates(), typed.Like(lv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := typed.New(w, wider, typed.Like(lv2)); !typed.HasKind(err, typed.DuplicateKey) {
+		t.Errorf("repeated keys accepted through a value checked through a lenient like value: %v", err)
+	}
+	// A value checked with AllowDuplicates that repeats no key vouches for
+	// a strict check: the same results, here with a part that does not fit
+	// outside what it shares.
+	clean, err := value.FromYAML([]byte(`{containers: [{name: a}, {name: b}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lvClean, err := typed.New(w, clean, typed.AllowDuplicates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bogus := value.NewMap(append(append([]value.Field(nil), clean.Fields()...), value.Field{Name: "zzz", Value: value.NewInt(1)}))
+	_, want := typed.New(w, bogus)
+	if _, got := typed.New(w, bogus, typed.Like(lvClean)); want == nil || got == nil || got.Error() != want.Error() {
+		t.Errorf("error %v, want %v", got, want)
+	}
 	// A like value of another type vouches for nothing: the deduced type
 	// takes any value, the widget type not this one.
 	bad, err := value.FromYAML([]byte(`{containers: [{name: a, bogus: 1}]}`))

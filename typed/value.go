@@ -30,12 +30,14 @@ const (
 // New validates v against t and returns them as a typed Value.
 func New(t *schema.Type, v value.Value, opts ...ValidateOption) (Value, error) {
 	o := validateOpts(opts)
-	hint, err := validateCounting(t, v, o)
+	hint, dups, err := validateCounting(t, v, o)
 	if err != nil {
 		return Value{}, err
 	}
+	// A value checked with AllowDuplicates that repeats no key is valid
+	// without it too: it vouches (Like) for a strict check.
 	c := valid
-	if o.allowDuplicates {
+	if dups {
 		c = validWithDuplicates
 	}
 	return Value{typ: t, val: v, checked: c, hint: hint}, nil
