@@ -488,17 +488,7 @@ func (c *call) mergeApply(live, applied value.Value, mg *managed, id string, for
 	if _, _, present, _ := rawManagedFields(applied); present {
 		return value.Value{}, false, nil, &BadRequestError{Message: "metadata.managedFields must be nil"}
 	}
-	// The live object is checked first so that the applied one, which
-	// shares its unchanged parts when it was converted like it, is walked
-	// only where it differs; the applied object's error still comes first.
-	lv, liveErr := typed.New(c.typ, live, typed.AllowDuplicates())
-	var patch typed.Value
-	var err error
-	if liveErr == nil {
-		patch, err = typed.New(c.typ, applied, typed.Like(lv))
-	} else {
-		patch, err = typed.New(c.typ, applied)
-	}
+	lv, patch, liveErr, err := c.check(live, applied, false)
 	if err != nil {
 		return value.Value{}, false, nil, fmt.Errorf("failed to create typed patch object (%v): %w", objectName(applied), err)
 	}
@@ -580,19 +570,25 @@ func (c *call) updateOwned(live, obj value.Value, mg *managed, manager string) (
 	return obj, out, nil
 }
 
+// check checks the live object (repeated keys allowed) and the request's
+// object obj (allowed when dups) against the call's type. The live object
+// goes first so that obj, which shares its unchanged parts when it was
+// converted like it, is walked only where it differs (typed.Like); the
+// caller reports objErr before liveErr.
+func (c *call) check(live, obj value.Value, dups bool) (lv, ov typed.Value, liveErr, objErr error) {
+	lv, liveErr = typed.New(c.typ, live, typed.AllowDuplicates())
+	like := typed.Like(lv) // the zero Value when live does not fit: vouches for nothing
+	if dups {
+		ov, objErr = typed.New(c.typ, obj, typed.AllowDuplicates(), like)
+	} else {
+		ov, objErr = typed.New(c.typ, obj, like)
+	}
+	return lv, ov, liveErr, objErr
+}
+
 // mergeUpdate runs the structured update on behalf of currentOperation.
 func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error) {
-	// The live object is checked first so that the new one, which shares
-	// its unchanged parts when it was converted like it, is walked only
-	// where it differs; the new object's error still comes first.
-	lv, liveErr := typed.New(c.typ, live, typed.AllowDuplicates())
-	var nv typed.Value
-	var err error
-	if liveErr == nil {
-		nv, err = typed.New(c.typ, obj, typed.AllowDuplicates(), typed.Like(lv))
-	} else {
-		nv, err = typed.New(c.typ, obj, typed.AllowDuplicates())
-	}
+	lv, nv, liveErr, err := c.check(live, obj, true)
 	if err != nil {
 		return nil, fmt.Errorf("failed to convert new object (%v) to smd typed: %w", objectName(obj), err)
 	}
