@@ -1292,51 +1292,9 @@ func (d *structDecoder) setFromContainer(p *goPlan, v Value, rv reflect.Value, o
 		}
 		return true
 	case p.kind == goStruct && v.kind == Map:
-		rv.SetZero()
-		fields := v.fields()
-		i, j := 0, 0
-		for i < len(fields) && j < len(p.fields) {
-			switch c := strings.Compare(fields[i].Name, p.fields[j].name); {
-			case c < 0:
-				i++
-			case c > 0:
-				j++
-			default:
-				f := &p.fields[j]
-				subs = subs[:0]
-				for _, o := range orgs {
-					if ov, ok := o.v.Get(f.name); ok {
-						if orv, ok := fieldForGet(o.rv, f.index); ok {
-							subs = append(subs, structOrigin{v: ov, rv: orv})
-						}
-					}
-				}
-				if !d.setFrom(f.plan, fields[i].Value, fieldForSet(rv, f.index), subs) {
-					d.segs = append(d.segs, goSeg{field: f.goName, index: -1})
-					return false
-				}
-				i++
-				j++
-			}
-		}
-		return true
+		return d.setStruct(p, v, rv, orgs)
 	}
 	return d.setContainer(p, v, rv)
-}
-
-// fieldForGet returns the field of rv at index; false behind a nil
-// embedded pointer.
-func fieldForGet(rv reflect.Value, index []int) (reflect.Value, bool) {
-	for i, x := range index {
-		if i > 0 && rv.Kind() == reflect.Pointer {
-			if rv.IsNil() {
-				return reflect.Value{}, false
-			}
-			rv = rv.Elem()
-		}
-		rv = rv.Field(x)
-	}
-	return rv, true
 }
 
 func (d *structDecoder) setContainer(p *goPlan, v Value, rv reflect.Value) bool {
@@ -1374,19 +1332,22 @@ func (d *structDecoder) setContainer(p *goPlan, v Value, rv reflect.Value) bool 
 	case goMap:
 		return d.setMap(p, v, rv)
 	case goStruct:
-		return d.setStruct(p, v, rv)
+		return d.setStruct(p, v, rv, nil)
 	case goCustom:
 		return d.setCustom(p, v, rv)
 	}
 	return d.fail("unsupported type %s", p.t)
 }
 
-func (d *structDecoder) setStruct(p *goPlan, v Value, rv reflect.Value) bool {
+// setStruct sets the fields of rv from v's, following the origins down
+// (see setFrom) when there are any.
+func (d *structDecoder) setStruct(p *goPlan, v Value, rv reflect.Value, orgs []structOrigin) bool {
 	if v.kind != Map {
 		return d.mismatch(p, v)
 	}
 	rv.SetZero()
 	fields := v.fields()
+	var buf [4]structOrigin
 	// Both are sorted by name: one walk matches them.
 	i, j := 0, 0
 	for i < len(fields) && j < len(p.fields) {
@@ -1397,7 +1358,21 @@ func (d *structDecoder) setStruct(p *goPlan, v Value, rv reflect.Value) bool {
 			j++
 		default:
 			f := &p.fields[j]
-			if !d.set(f.plan, fields[i].Value, fieldForSet(rv, f.index)) {
+			var ok bool
+			if len(orgs) == 0 {
+				ok = d.set(f.plan, fields[i].Value, fieldForSet(rv, f.index))
+			} else {
+				subs := buf[:0]
+				for _, o := range orgs {
+					if ov, found := o.v.Get(f.name); found {
+						if orv, found := fieldOf(o.rv, f.index); found {
+							subs = append(subs, structOrigin{v: ov, rv: orv})
+						}
+					}
+				}
+				ok = d.setFrom(f.plan, fields[i].Value, fieldForSet(rv, f.index), subs)
+			}
+			if !ok {
 				d.segs = append(d.segs, goSeg{field: f.goName, index: -1})
 				return false
 			}

@@ -294,37 +294,47 @@ func fresh(t *testing.T, v value.Value) any {
 	return d.Unstructured()
 }
 
-// TestFromUnstructuredLike: converting data with a like value gives what
-// FromUnstructured gives, sharing like's parts exactly where they are
-// equal; errors are FromUnstructured's.
-func TestFromUnstructuredLike(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
+// checkLikeConversion converts 3000 random values b, each a few mutations
+// of a random a, like a's conversion, with convert, and checks that the
+// result is strictly what the plain conversion gives and shares every
+// part strictly equal to like's.
+func checkLikeConversion(t *testing.T, seed uint64, convert func(a, b value.Value) (like, got, want value.Value, err error)) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, seed+4))
 	for i := range 3000 {
 		a := valuetest.Random(r, 1+i%5)
 		b := a
 		for range r.IntN(3) {
 			b = valuetest.Mutate(r, b)
 		}
-		// Data of its own for each, as decoded apart: no string is
-		// shared by chance.
-		like, err := value.FromUnstructured(fresh(t, a))
-		if err != nil {
-			t.Fatal(err)
-		}
-		x := fresh(t, b)
-		want, err := value.FromUnstructured(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := value.FromUnstructuredLike(x, like)
+		like, got, want, err := convert(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strictEqual(got, want) {
-			t.Fatalf("FromUnstructuredLike(%s, %s) = %s, want %s", value.ToJSON(b), value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
+			t.Fatalf("%s converted like %s = %s, want %s", value.ToJSON(b), value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
 		}
 		checkShared(t, fmt.Sprintf("case %d %s", i, value.ToJSON(b)), got, like)
 	}
+}
+
+// TestFromUnstructuredLike: converting data with a like value gives what
+// FromUnstructured gives, sharing like's parts exactly where they are
+// equal; errors are FromUnstructured's.
+func TestFromUnstructuredLike(t *testing.T) {
+	checkLikeConversion(t, 7, func(a, b value.Value) (like, got, want value.Value, err error) {
+		// Data of its own for each, as decoded apart: no string is
+		// shared by chance.
+		if like, err = value.FromUnstructured(fresh(t, a)); err != nil {
+			return
+		}
+		x := fresh(t, b)
+		if want, err = value.FromUnstructured(x); err != nil {
+			return
+		}
+		got, err = value.FromUnstructuredLike(x, like)
+		return
+	})
 
 	like, err := value.FromUnstructured(map[string]any{"a": map[string]any{"b": []any{"c", int64(1)}}, "n": 1.0})
 	if err != nil {
@@ -357,31 +367,17 @@ func TestFromUnstructuredLike(t *testing.T) {
 // TestFromJSONLike: decoding with a like value gives what FromJSON gives,
 // sharing like's parts exactly where they are equal; errors are FromJSON's.
 func TestFromJSONLike(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 17))
-	for i := range 3000 {
-		a := valuetest.Random(r, 1+i%5)
-		b := a
-		for range r.IntN(3) {
-			b = valuetest.Mutate(r, b)
-		}
-		like, err := value.FromJSON(value.ToJSON(a))
-		if err != nil {
-			t.Fatal(err)
+	checkLikeConversion(t, 13, func(a, b value.Value) (like, got, want value.Value, err error) {
+		if like, err = value.FromJSON(value.ToJSON(a)); err != nil {
+			return
 		}
 		doc := value.ToJSON(b)
-		want, err := value.FromJSON(doc)
-		if err != nil {
-			t.Fatal(err)
+		if want, err = value.FromJSON(doc); err != nil {
+			return
 		}
-		got, err := value.FromJSONLike(doc, like)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strictEqual(got, want) {
-			t.Fatalf("FromJSONLike(%s, %s) = %s, want %s", doc, value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
-		}
-		checkShared(t, fmt.Sprintf("case %d %s", i, doc), got, like)
-	}
+		got, err = value.FromJSONLike(doc, like)
+		return
+	})
 	like, err := value.FromJSON([]byte(`{"a":1,"b":{"c":[1,"x"]},"d":"e"}`))
 	if err != nil {
 		t.Fatal(err)
