@@ -738,7 +738,7 @@ func TestFromStructLike(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !strictEqual(got, want) {
+				if !sameValue(got, want) {
 					t.Fatalf("change %d: FromStructLike = %s, want %s", i, value.ToJSON(got), value.ToJSON(want))
 				}
 				checkShared(t, fmt.Sprintf("change %d of %s", i, value.ToJSON(want)), got, like)

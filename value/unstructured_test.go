@@ -223,46 +223,11 @@ func TestUnstructuredFrom(t *testing.T) {
 	}
 }
 
-// strictEqual is value equality that also tells an int from an equal float
-// and 0 from -0: what converting the same data gives.
-func strictEqual(a, b value.Value) bool {
-	if a.Kind() != b.Kind() {
-		return false
-	}
-	switch a.Kind() {
-	case value.String:
-		return a.AsString() == b.AsString()
-	case value.List:
-		ai, bi := a.Items(), b.Items()
-		if len(ai) != len(bi) {
-			return false
-		}
-		for i := range ai {
-			if !strictEqual(ai[i], bi[i]) {
-				return false
-			}
-		}
-		return true
-	case value.Map:
-		af, bf := a.Fields(), b.Fields()
-		if len(af) != len(bf) {
-			return false
-		}
-		for i := range af {
-			if af[i].Name != bf[i].Name || !strictEqual(af[i].Value, bf[i].Value) {
-				return false
-			}
-		}
-		return true
-	}
-	return value.Same(a, b)
-}
-
-// checkShared fails unless every part of got that is strictly equal to the
+// checkShared fails unless every part of got that is equal (sameValue) to the
 // part of like at the same path is that part of like itself.
 func checkShared(t *testing.T, path string, got, like value.Value) {
 	t.Helper()
-	if strictEqual(got, like) {
+	if sameValue(got, like) {
 		if !value.Same(got, like) {
 			t.Errorf("%s: equal to like's but not shared: %s", path, value.ToJSON(got))
 		}
@@ -297,7 +262,7 @@ func fresh(t *testing.T, v value.Value) any {
 // checkLikeConversion converts 3000 random values b, each a few mutations
 // of a random a, like a's conversion, with convert, and checks that the
 // result is strictly what the plain conversion gives and shares every
-// part strictly equal to like's.
+// part equal (sameValue) to like's.
 func checkLikeConversion(t *testing.T, seed uint64, convert func(a, b value.Value) (like, got, want value.Value, err error)) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, seed+4))
@@ -311,7 +276,7 @@ func checkLikeConversion(t *testing.T, seed uint64, convert func(a, b value.Valu
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strictEqual(got, want) {
+		if !sameValue(got, want) {
 			t.Fatalf("%s converted like %s = %s, want %s", value.ToJSON(b), value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
 		}
 		checkShared(t, fmt.Sprintf("case %d %s", i, value.ToJSON(b)), got, like)
