@@ -166,11 +166,11 @@ func (st *e2eStructs) smStructValue(s *e2eSetup, o *e2eObject, r e2eRequest, in 
 			return value.Value{}, nil, err
 		}
 	}
+	// The body, converted like the live object, shares its unchanged
+	// parts, so the result's copy them from the live struct.
 	if r.apply {
-		body, err = value.FromUnstructured(in.body.(map[string]any))
+		body, err = value.FromUnstructuredLike(in.body.(map[string]any), live)
 	} else {
-		// An update's body, converted like the live object, shares its
-		// unchanged parts.
 		body, err = c.FromStructLike(in.body, live)
 	}
 	if err != nil {
