@@ -70,6 +70,10 @@ func (w *merger) walk(t *schema.Type, lhs, rhs *value.Value) (out value.Value, o
 		// Merging into null gives the configuration: the walk would
 		// rebuild it field by field and item by item.
 		return *rhs, true
+	case lhs != nil && rhs != nil && w.lhsValid && w.rhsValid && value.Same(*lhs, *rhs):
+		// A valid value merged into itself is itself (a configuration
+		// converted like the live object shares its unchanged parts).
+		return *lhs, true
 	}
 	alhs, arhs := deduce(t, lhs), deduce(t, rhs)
 	switch {
@@ -115,6 +119,7 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 	if m.Relationship() == schema.Atomic || ((lm == nil || lm.Len() == 0) && (rm == nil || rm.Len() == 0)) {
 		return keepRHS(lhs, rhs)
 	}
+	saved := w.fields
 	out := w.takeFields(unionLen(lm, rm))
 	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
@@ -127,7 +132,30 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 	if len(out) == 0 {
 		return value.Value{}, false
 	}
+	if lm != nil && sameFields(out, lm.Fields()) {
+		// The merge changed nothing here: the result is the live map
+		// itself, which later steps recognise as unchanged without
+		// reading it. Every map merged below gave back its room too (or
+		// this one would differ), so the block is rewound to before it.
+		clear(out)
+		w.fields = saved
+		return *lhs, true
+	}
 	return value.NewMap(out), true
+}
+
+// sameFields reports whether a and b are the same names with the same
+// stored values (value.Same), in the same order.
+func sameFields(a, b []value.Field) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !value.Same(a[i].Value, b[i].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, bool) {
@@ -246,7 +274,24 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 	if len(out) == 0 {
 		return value.Value{}, false
 	}
+	if ll != nil && sameItems(out, litems) {
+		return *lhs, true // as in doMap
+	}
 	return value.NewList(out), true
+}
+
+// sameItems reports whether a and b are the same stored values, in the
+// same order.
+func sameItems(a, b []value.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !value.Same(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // index computes the path elements of a list's items, recording an error for

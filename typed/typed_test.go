@@ -727,3 +727,73 @@ func TestNamedFieldsCovered(t *testing.T) {
 		t.Fatalf("too few cases of one answer: %d covered, %d not", covered, notCovered)
 	}
 }
+
+// TestMergeKeepsUnchangedLive checks that a merge which changes nothing in
+// a part of the live object gives back that part itself (value.Same), and
+// the live value when it changes nothing at all, while parts it changes
+// are new.
+func TestMergeKeepsUnchangedLive(t *testing.T) {
+	w := widget(t)
+	live, err := typed.New(w, yv(t, `{name: a, replicas: 3, labels: {app: web, tier: front},
+  containers: [{name: web, image: nginx}, {name: side, image: envoy}], tags: [x, y]}`), typed.AllowDuplicates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := live.Value()
+	get := func(v value.Value, name string) value.Value {
+		t.Helper()
+		f, ok := v.Get(name)
+		if !ok {
+			t.Fatalf("no field %s in %v", name, v)
+		}
+		return f
+	}
+	merge := func(cfg value.Value) value.Value {
+		t.Helper()
+		tc, err := typed.New(w, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := live.Merge(tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Value()
+	}
+	labels, containers := get(lv, "labels"), get(lv, "containers")
+	// A configuration of new maps and lists whose parts are live's own
+	// (as FromUnstructuredLike makes them): new containers, same content.
+	same := value.NewMap([]value.Field{
+		{Name: "containers", Value: value.NewList([]value.Value{containers.Items()[1]})},
+		{Name: "labels", Value: value.NewMap([]value.Field{{Name: "app", Value: get(labels, "app")}})},
+		{Name: "name", Value: get(lv, "name")},
+	})
+	if out := merge(same); !value.Same(out, lv) {
+		t.Errorf("merging live's own parts gave a new value %v, want live itself", out)
+	}
+	// Equal but not the same strings: the result is equal to live, and a
+	// new value (the merge compares nodes, not contents).
+	if out := merge(yv(t, `{labels: {app: web}}`)); !value.Equal(out, lv) {
+		t.Errorf("merge of an equal label gave %v, want %v", out, lv)
+	}
+	// A change: the result is new down to the change; what it does not
+	// touch is live's.
+	out := merge(value.NewMap([]value.Field{
+		{Name: "containers", Value: value.NewList([]value.Value{containers.Items()[0]})},
+		{Name: "labels", Value: value.NewMap([]value.Field{{Name: "tier", Value: value.NewString("back")}})},
+	}))
+	if value.Same(out, lv) || value.Same(get(out, "labels"), labels) {
+		t.Errorf("a changed label left the result or its labels the same as live's")
+	}
+	if want := yv(t, `{app: web, tier: back}`); !value.Equal(get(out, "labels"), want) {
+		t.Errorf("labels %v, want %v", get(out, "labels"), want)
+	}
+	for _, name := range []string{"containers", "tags", "name", "replicas"} {
+		if !value.Same(get(out, name), get(lv, name)) {
+			t.Errorf("unchanged %s is not live's own: %v", name, get(out, name))
+		}
+	}
+	if !value.Same(get(get(out, "labels"), "app"), get(labels, "app")) {
+		t.Errorf("unchanged label app is not live's own")
+	}
+}
