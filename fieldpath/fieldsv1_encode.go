@@ -341,11 +341,20 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 // FieldsV1Value returns the FieldsV1 encoding of s as a value: what
 // value.FromJSON(s.MarshalFieldsV1()) gives, built from the set without
 // the text (the empty set is the empty map).
-func (s *Set) FieldsV1Value() value.Value {
+func (s *Set) FieldsV1Value() value.Value { return s.FieldsV1ValueLike(value.Value{}) }
+
+// FieldsV1ValueLike is FieldsV1Value sharing like's parts: every map of
+// the result equal to like's map at the same place is that map itself
+// (value.Same), and when the whole result is equal to like, it is like.
+// like is typically the encoding of the set s was made from, read from an
+// object; encoding a changed set like it rebuilds only the maps on the
+// paths to the changes, and lets value.UnstructuredFrom give back the
+// caller's maps for the rest. A like that is not a map shares nothing.
+func (s *Set) FieldsV1ValueLike(like value.Value) value.Value {
 	entries, names := fieldsV1Size(s)
 	b := fieldsV1Builder{fields: make([]value.Field, entries), names: make([]byte, 0, names)}
-	v := b.node(s, false)
-	if !utf8.Valid(b.names) {
+	v := b.node(s, false, like)
+	if b.invalid {
 		// The text carries invalid UTF-8 as U+FFFD, byte by byte.
 		v, _ = value.FromJSON(s.MarshalFieldsV1())
 	}
@@ -372,8 +381,9 @@ func fieldsV1Size(s *Set) (entries, names int) {
 // maps come from one array and the names from one buffer, neither changed
 // once a map or a name is cut from it.
 type fieldsV1Builder struct {
-	fields []value.Field
-	names  []byte
+	fields  []value.Field
+	names   []byte
+	invalid bool // a name is not valid UTF-8
 }
 
 // name returns the object key of pe, cut from the names buffer.
@@ -383,26 +393,39 @@ func (b *fieldsV1Builder) name(pe PathElement) string {
 	if len(b.names) == at {
 		return "" // a zero PathElement
 	}
+	if !utf8.Valid(b.names[at:]) {
+		b.invalid = true
+	}
 	return stringAt(&b.names[at], len(b.names)-at)
 }
 
 // node returns the map of the entries of s: "." when self, then its
 // members and children, as appendContents writes them. Its fields take
 // the room fieldsV1Size counted for the node (an element both member and
-// child is one entry: a slot or two are left unused).
-func (b *fieldsV1Builder) node(s *Set, self bool) value.Value {
+// child is one entry: a slot or two are left unused). When the map is
+// equal to like, it is like, and the room it and the maps below it took
+// is given back (each of those was like's too, or this one would differ).
+func (b *fieldsV1Builder) node(s *Set, self bool, like value.Value) value.Value {
 	if s.Empty() {
-		return value.NewMap(nil)
+		return emptyLike(like)
+	}
+	if like.Kind() != value.Map {
+		like = value.Value{}
 	}
 	m, c := s.ms(), s.cs()
 	room := len(m) + len(c) + 1
 	if len(b.fields) < room {
 		b.fields = make([]value.Field, max(room, 64))
 	}
+	savedFields, savedNames := b.fields, len(b.names)
 	out := b.fields[:0:room]
 	b.fields = b.fields[room:]
+	// same notes whether every entry so far is like's entry of its name.
+	same := !like.IsNull()
 	if self {
-		out = append(out, value.Field{Name: ".", Value: value.NewMap(nil)})
+		v := emptyLike(entryOf(like, "."))
+		same = same && value.Same(v, entryOf(like, "."))
+		out = append(out, value.Field{Name: ".", Value: v})
 	}
 	i, j := 0, 0
 	for i < len(m) || j < len(c) {
@@ -414,16 +437,47 @@ func (b *fieldsV1Builder) node(s *Set, self bool) value.Value {
 		default:
 			d = m[i].Compare(c[j].Element)
 		}
+		var name string
+		var v, lv value.Value
 		if d < 0 {
-			out = append(out, value.Field{Name: b.name(m[i]), Value: value.NewMap(nil)})
+			name = b.name(m[i])
+			lv = entryOf(like, name)
+			v = emptyLike(lv)
 			i++
-			continue
+		} else {
+			name = b.name(c[j].Element)
+			lv = entryOf(like, name)
+			v = b.node(c[j].Set, d == 0, lv)
+			if d == 0 {
+				i++
+			}
+			j++
 		}
-		out = append(out, value.Field{Name: b.name(c[j].Element), Value: b.node(c[j].Set, d == 0)})
-		if d == 0 {
-			i++
-		}
-		j++
+		same = same && value.Same(v, lv)
+		out = append(out, value.Field{Name: name, Value: v})
+	}
+	if same && len(out) == like.Len() {
+		// Each entry is like's entry of its name, and like has no other.
+		clear(out)
+		b.fields, b.names = savedFields, b.names[:savedNames]
+		return like
 	}
 	return value.NewMap(out)
+}
+
+// entryOf returns the entry name of the map like (null when none).
+func entryOf(like value.Value, name string) value.Value {
+	if like.IsNull() {
+		return value.Value{}
+	}
+	v, _ := like.Get(name)
+	return v
+}
+
+// emptyLike returns like when it is an empty map, else a new empty map.
+func emptyLike(like value.Value) value.Value {
+	if like.Kind() == value.Map && like.Len() == 0 {
+		return like
+	}
+	return value.NewMap(nil)
 }

@@ -3,7 +3,9 @@ package fieldpath_test
 import (
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
@@ -124,4 +126,79 @@ func TestFieldsV1Value(t *testing.T) {
 		fieldpath.Path{fieldpath.FieldName("i"), fieldpath.Index(-3)},
 		fieldpath.Path{fieldpath.PathElement{}},
 	))
+}
+
+// checkSharesEqualMaps fails unless every map of got equal to like's map
+// at the same place is that map itself.
+func checkSharesEqualMaps(t *testing.T, got, like value.Value, at string) {
+	t.Helper()
+	if got.Kind() != value.Map || like.Kind() != value.Map {
+		return
+	}
+	if value.Equal(got, like) && !value.Same(got, like) {
+		t.Fatalf("at %q: an equal map is not like's own: %s", at, value.ToJSON(got))
+	}
+	for _, f := range got.Fields() {
+		if lf, ok := like.Get(f.Name); ok {
+			checkSharesEqualMaps(t, f.Value, lf, at+"/"+f.Name)
+		}
+	}
+}
+
+func TestFieldsV1ValueLike(t *testing.T) {
+	check := func(s *fieldpath.Set, like value.Value) value.Value {
+		t.Helper()
+		got, want := s.FieldsV1ValueLike(like), s.FieldsV1Value()
+		if !value.Equal(got, want) {
+			t.Fatalf("FieldsV1ValueLike of\n%v\nlike %s\n= %s, want %s", s, value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
+		}
+		if !strings.ContainsRune(string(s.MarshalFieldsV1()), utf8.RuneError) {
+			// (A name of invalid UTF-8 makes the whole encoding afresh.)
+			checkSharesEqualMaps(t, got, like, "")
+		}
+		return got
+	}
+	r := rand.New(rand.NewPCG(8, 8))
+	shared := 0
+	for i := range 600 {
+		a := fieldpathtest.RandomSet(r, 8)
+		// like as it is read from an object: a decoding, not a build.
+		like, err := value.FromJSON(a.MarshalFieldsV1())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s *fieldpath.Set
+		switch i % 4 {
+		case 0:
+			s = a.Union(fieldpath.NewSet())
+		case 1:
+			s = a.Union(fieldpathtest.RandomRelatedSet(r, a, 2))
+		case 2:
+			s = a.Difference(fieldpathtest.RandomRelatedSet(r, a, 2))
+		default:
+			s = fieldpathtest.RandomRelatedSet(r, a, 8)
+		}
+		got := check(s, like)
+		if s.Equal(a) && !strings.ContainsRune(string(s.MarshalFieldsV1()), utf8.RuneError) {
+			if !value.Same(got, like) {
+				t.Fatalf("the encoding of an equal set is not like itself:\n%v", s)
+			}
+			shared++
+		}
+	}
+	if shared < 150 {
+		t.Errorf("only %d of 600 sets were equal to like's", shared)
+	}
+	// Likes that share nothing: not a map, and a map of other entries.
+	s := fieldpathtest.RandomSet(r, 5)
+	for _, like := range []value.Value{{}, value.NewString("f:a"), value.NewList(nil), fieldpathtest.RandomSet(r, 5).FieldsV1Value()} {
+		check(s, like)
+	}
+	if got := fieldpath.NewSet().FieldsV1ValueLike(value.NewMap(nil)); got.Kind() != value.Map || got.Len() != 0 {
+		t.Errorf("the empty set like {} = %s", value.ToJSON(got))
+	}
+	// Invalid UTF-8 in a name: the encoding's U+FFFD, like or not.
+	bad := fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("a\xffb")}, fieldpath.Path{fieldpath.FieldName("c")})
+	good := fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("c")})
+	check(bad, good.FieldsV1Value())
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -119,5 +120,53 @@ func TestEncodeReusesWholeEntries(t *testing.T) {
 				t.Errorf("the caller's item reused: %v, want %v (%s)", reused, tc.reused, value.ToJSON(got))
 			}
 		})
+	}
+}
+
+// TestEncodeChangedSetSharesMaps checks that an entry whose set changed is
+// encoded like the value it was read from: the result is the encoding of
+// the new set, and the non-empty maps on no path to a change are the
+// caller's own (through UnstructuredFrom) while those on one are new.
+func TestEncodeChangedSetSharesMaps(t *testing.T) {
+	const doc = `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","managedFields":[` +
+		`{"manager":"a","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":` +
+		`{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}},"f:selector":{}}}}]}}`
+	var data map[string]any
+	if err := json.Unmarshal([]byte(doc), &data); err != nil {
+		t.Fatal(err)
+	}
+	obj, err := value.FromUnstructured(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, fieldErrs, _, _ := rawManagedFields(obj)
+	if fieldErrs != nil || len(entries) != 1 || entries[0].decoded == nil {
+		t.Fatalf("read %+v, %v", entries, fieldErrs)
+	}
+	tier, err := fieldpath.MakePath("metadata", "labels", "tier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries[0].Fields = entries[0].Fields.Union(fieldpath.NewSet(tier))
+	fresh := slices.Clone(entries)
+	fresh[0].decoded = nil
+	got, want := EncodeManagedFields(obj, entries), EncodeManagedFields(obj, fresh)
+	if !value.Equal(got, want) {
+		t.Fatalf("\nlike    %s\nafresh  %s", value.ToJSON(got), value.ToJSON(want))
+	}
+	out := got.UnstructuredFrom(value.Origin{Value: obj, Data: data})
+	fieldsV1 := func(m map[string]any) map[string]any {
+		return m["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)["fieldsV1"].(map[string]any)
+	}
+	was, now := fieldsV1(data), fieldsV1(out.(map[string]any))
+	same := func(a, b any) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	if !same(was["f:spec"], now["f:spec"]) {
+		t.Errorf("the unchanged f:spec is not the caller's map")
+	}
+	if same(was, now) || same(was["f:metadata"], now["f:metadata"]) {
+		t.Errorf("a map on the path to the change is the caller's")
+	}
+	if !same(was["f:spec"].(map[string]any)["f:ports"], now["f:spec"].(map[string]any)["f:ports"]) {
+		t.Errorf("the unchanged f:ports is not the caller's map")
 	}
 }

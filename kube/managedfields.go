@@ -506,20 +506,23 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	}
 	// A field set equal to the set read from a value that is its encoding
 	// gives back that value, and the whole item it was read from when
-	// that is what the entry encodes to; the others are built from their
+	// that is what the entry encodes to; a changed set is built like that
+	// value, sharing its unchanged maps; the others are built from their
 	// sets. (Giving back the values read lets a caller's data be reused
 	// where the result did not change: see value.UnstructuredFrom.)
 	items := make([]value.Value, len(entries))
 	for i, e := range entries {
-		if d := e.decoded; d != nil && e.Fields.Equal(d.set) {
-			if encodesTo(e, d.item) {
-				items[i] = d.item
-			} else {
-				items[i] = entryValue(e, d.val)
-			}
-			continue
+		d := e.decoded
+		switch {
+		case d == nil:
+			items[i] = entryValue(e, e.Fields.FieldsV1Value())
+		case !e.Fields.Equal(d.set):
+			items[i] = entryValue(e, e.Fields.FieldsV1ValueLike(d.val))
+		case encodesTo(e, d.item):
+			items[i] = d.item
+		default:
+			items[i] = entryValue(e, d.val)
 		}
-		items[i] = entryValue(e, e.Fields.FieldsV1Value())
 	}
 	out, ok := withNested(obj, value.NewList(items), "metadata", "managedFields")
 	if !ok {
