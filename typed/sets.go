@@ -106,8 +106,11 @@ func NamedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
 // atomic are replaced by the list or map itself. It returns nil when nothing
 // needs to change.
 func ReconcileFieldSet(t *schema.Type, set *fieldpath.Set) (*fieldpath.Set, error) {
-	r := reconciler{}
+	b := getBufs()
+	r := reconciler{path: b.path}
 	r.walk(t, set, false)
+	b.path = r.path
+	b.put()
 	if err := r.errs.result(); err != nil {
 		return nil, fmt.Errorf("errors reconciling field set with schema: %w", err)
 	}
