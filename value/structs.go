@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
@@ -168,6 +169,34 @@ func (c *StructCodec) FromStruct(x any) (Value, error) { return c.FromStructLike
 // the unchanged parts at once, and the result takes memory only for the
 // parts that differ.
 func (c *StructCodec) FromStructLike(x any, like Value) (Value, error) {
+	return c.fromStruct(x, like, reflect.Value{})
+}
+
+// FromStructFrom converts x as FromStructLike(x, o.Value) does, where
+// o.Value is this codec's conversion of o.Data (a value of the codec's
+// type or a pointer to one, unmodified since): besides, a part of x with
+// its own marshalling (MarshalJSON, MarshalText, ToUnstructured) that is
+// equal in Go to o.Data's part at the same place (struct fields, pointers
+// and list items by index; not inside Go maps) is not marshalled again:
+// its value is o.Value's part there. An update's object, sent whole next
+// to the live one, mostly holds such parts (managedFields' fieldsV1,
+// timestamps, quantities), and marshalling them is most of its conversion.
+// It assumes that those types marshal equal values to equal JSON, as the
+// Kubernetes API types do. The result is equal to FromStruct's. A Data of
+// another type is not used.
+func (c *StructCodec) FromStructFrom(x any, o Origin) (Value, error) {
+	orig := reflect.ValueOf(o.Data)
+	if orig.IsValid() && orig.Type() != c.typ {
+		if orig.Kind() == reflect.Pointer && orig.Type().Elem() == c.typ && !orig.IsNil() {
+			orig = orig.Elem()
+		} else {
+			orig = reflect.Value{}
+		}
+	}
+	return c.fromStruct(x, o.Value, orig)
+}
+
+func (c *StructCodec) fromStruct(x any, like Value, orig reflect.Value) (Value, error) {
 	rv := reflect.ValueOf(x)
 	if !rv.IsValid() {
 		return Value{}, &StructError{Type: c.typ, Msg: "nil interface, want a " + c.typ.String()}
@@ -186,7 +215,7 @@ func (c *StructCodec) FromStructLike(x any, like Value) (Value, error) {
 	// addressable value, as they have when x is a pointer.
 	rv = addressable(rv)
 	var e structEncoder
-	v, ok := e.value(c.root, rv, like)
+	v, ok := e.value(c.root, rv, orig, like)
 	if !ok {
 		return Value{}, e.error(c.typ)
 	}
@@ -266,7 +295,7 @@ func FromStruct(x any) (Value, error) {
 	root, ok := e.planOf(t)
 	if ok {
 		var v Value
-		if v, ok = e.value(root, addressable(reflect.ValueOf(x)), Value{}); ok {
+		if v, ok = e.value(root, addressable(reflect.ValueOf(x)), reflect.Value{}, Value{}); ok {
 			return v, nil
 		}
 	}
@@ -633,7 +662,11 @@ func (e *structEncoder) error(t reflect.Type) error {
 // value converts rv; like is the part of the like value at the same path
 // (null when there is none): a part that converts to exactly like is like
 // itself (see FromStructLike).
-func (e *structEncoder) value(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
+// value converts rv, planned by p, like like (see FromStructLike); orig,
+// when valid, is the origin's Go value at the same place, of rv's type,
+// which like is the conversion of where it is not null (see
+// FromStructFrom).
+func (e *structEncoder) value(p *goPlan, rv, orig reflect.Value, like Value) (Value, bool) {
 	switch p.kind {
 	case goBool:
 		return NewBool(rv.Bool()), true
@@ -664,7 +697,7 @@ func (e *structEncoder) value(p *goPlan, rv reflect.Value, like Value) (Value, b
 		return e.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
 	}
 	e.depth++
-	v, ok := e.container(p, rv, like)
+	v, ok := e.container(p, rv, orig, like)
 	e.depth--
 	return v, ok
 }
@@ -691,7 +724,7 @@ func sharedString(s string, like Value) Value {
 	return NewString(s)
 }
 
-func (e *structEncoder) container(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
+func (e *structEncoder) container(p *goPlan, rv, orig reflect.Value, like Value) (Value, bool) {
 	switch p.kind {
 	case goPointer:
 		if rv.IsNil() {
@@ -701,7 +734,12 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value, like Value) (Valu
 		if !ok {
 			return Value{}, false
 		}
-		return e.value(ep, rv.Elem(), like)
+		if orig.IsValid() && !orig.IsNil() {
+			orig = orig.Elem()
+		} else {
+			orig = reflect.Value{}
+		}
+		return e.value(ep, rv.Elem(), orig, like)
 	case goInterface:
 		if rv.IsNil() {
 			return Value{}, true
@@ -711,7 +749,12 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value, like Value) (Valu
 		if !ok {
 			return Value{}, false
 		}
-		return e.value(dp, dv, like)
+		if orig.IsValid() && !orig.IsNil() && orig.Elem().Type() == dv.Type() {
+			orig = orig.Elem()
+		} else {
+			orig = reflect.Value{}
+		}
+		return e.value(dp, dv, orig, like)
 	case goSlice, goArray:
 		if p.kind == goSlice && rv.IsNil() {
 			return Value{}, true
@@ -731,12 +774,20 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value, like Value) (Valu
 		items := e.allocItems(n)
 		li := like.items()
 		same := like.kind == List && len(li) == n
+		on := 0 // the origin's items
+		if orig.IsValid() {
+			on = orig.Len()
+		}
 		for i := range n {
 			var lv Value
 			if i < len(li) {
 				lv = li[i]
 			}
-			v, ok := e.value(ep, rv.Index(i), lv)
+			var oi reflect.Value
+			if i < on {
+				oi = orig.Index(i)
+			}
+			v, ok := e.value(ep, rv.Index(i), oi, lv)
 			if !ok {
 				e.segs = append(e.segs, goSeg{index: i})
 				return Value{}, false
@@ -751,16 +802,16 @@ func (e *structEncoder) container(p *goPlan, rv reflect.Value, like Value) (Valu
 		}
 		return listValue(items), true
 	case goMap:
-		return e.goMap(p, rv, like)
+		return e.goMap(p, rv, like) // (no origin inside a Go map)
 	case goStruct:
-		return e.goStruct(p, rv, like)
+		return e.goStruct(p, rv, orig, like)
 	case goCustom:
-		return e.custom(p, rv, like)
+		return e.custom(p, rv, orig, like)
 	}
 	return e.fail("unsupported type %s", p.t)
 }
 
-func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
+func (e *structEncoder) goStruct(p *goPlan, rv, orig reflect.Value, like Value) (Value, bool) {
 	// First the fields that are not left out, by index onto e.keep (no
 	// pointers: no write barriers), then their values straight into the
 	// map's fields.
@@ -786,7 +837,7 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value
 	// collector runs.
 	if n <= smallMap {
 		var small [smallMap]Field
-		same, ok := e.structFields(small[:n], p, rv, like, base)
+		same, ok := e.structFields(small[:n], p, rv, orig, like, base)
 		if !ok {
 			return Value{}, false
 		}
@@ -800,7 +851,7 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value
 	// The map is like itself when its fields are like's (see container).
 	saved := e.fieldArena
 	fields := e.allocFields(n)
-	same, ok := e.structFields(fields, p, rv, like, base)
+	same, ok := e.structFields(fields, p, rv, orig, like, base)
 	if !ok {
 		return Value{}, false
 	}
@@ -814,7 +865,7 @@ func (e *structEncoder) goStruct(p *goPlan, rv reflect.Value, like Value) (Value
 
 // structFields converts the fields of rv kept on e.keep from base on into
 // fields, pops them, and reports whether they are like's.
-func (e *structEncoder) structFields(fields []Field, p *goPlan, rv reflect.Value, like Value, base int) (same, ok bool) {
+func (e *structEncoder) structFields(fields []Field, p *goPlan, rv, orig reflect.Value, like Value, base int) (same, ok bool) {
 	defer func() { e.keep = e.keep[:base] }()
 	lf := like.fields()
 	same = like.kind == Map && len(lf) == len(fields)
@@ -835,7 +886,11 @@ func (e *structEncoder) structFields(fields []Field, p *goPlan, rv reflect.Value
 			same, j = false, -j-1
 		}
 		var v Value
-		if v, ok = e.value(fp, fv, lv); !ok {
+		var ofv reflect.Value
+		if orig.IsValid() && !lv.IsNull() {
+			ofv, _ = fieldOf(orig, f.index)
+		}
+		if v, ok = e.value(fp, fv, ofv, lv); !ok {
 			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
 			return false, false
 		}
@@ -1014,7 +1069,7 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value, like Value) (Value, b
 		if lv, j = nextLike(lf, j, en.name); j < 0 {
 			same, j = false, -j-1
 		}
-		v, ok := e.value(ep, en.v, lv)
+		v, ok := e.value(ep, en.v, reflect.Value{}, lv)
 		same = same && ok && Same(v, lv)
 		if !ok {
 			e.segs = append(e.segs, goSeg{key: strconv.Quote(en.name), index: -1})
@@ -1061,7 +1116,10 @@ func keyName(k keyKind, key reflect.Value) (string, error) {
 	return string(b), err
 }
 
-func (e *structEncoder) custom(p *goPlan, rv reflect.Value, like Value) (Value, bool) {
+func (e *structEncoder) custom(p *goPlan, rv, orig reflect.Value, like Value) (Value, bool) {
+	if orig.IsValid() && !like.IsNull() && goEqual(rv, orig, 0) {
+		return like, true // the origin's value converts to like
+	}
 	ptr := addressable(rv).Addr().Interface()
 	switch {
 	case p.toUnstructured:
@@ -1092,7 +1150,52 @@ func (e *structEncoder) custom(p *goPlan, rv reflect.Value, like Value) (Value, 
 		}
 		return sharedString(string(b), like), true
 	}
-	return e.value(p.base, rv, like)
+	return e.value(p.base, rv, orig, like)
+}
+
+// goEqual reports whether a and b, of one type, hold equal Go values:
+// equal scalars and strings, byte slices of equal bytes, and slices,
+// arrays, structs and pointed-to values equal element by element. Maps,
+// interfaces, functions and channels are never equal here, nor values
+// nested deeper than a few levels: false only costs a conversion.
+func goEqual(a, b reflect.Value, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		if a.Type().Elem().Kind() == reflect.Uint8 {
+			return bytes.Equal(a.Bytes(), b.Bytes())
+		}
+		fallthrough
+	case reflect.Array:
+		for i := range a.Len() {
+			if !goEqual(a.Index(i), b.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !goEqual(a.Field(i), b.Field(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return a.Pointer() == b.Pointer() || goEqual(a.Elem(), b.Elem(), depth+1)
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return a.Equal(b)
+	}
+	return false
 }
 
 // fromJSON decodes the JSON a type marshalled itself to as FromJSON does,

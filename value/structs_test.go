@@ -722,7 +722,8 @@ func TestFromStructLike(t *testing.T) {
 	samples := tsSamples()
 	checked := 0
 	for _, a := range samples {
-		like, err := c.FromStruct(tsDecoded(t, a))
+		orig := tsDecoded(t, a)
+		like, err := c.FromStruct(&orig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -734,15 +735,24 @@ func TestFromStructLike(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := c.FromStructLike(&b, like)
-				if err != nil {
-					t.Fatal(err)
+				// Like the converted value alone, and like it with the
+				// struct it came from.
+				for _, from := range []bool{false, true} {
+					var got value.Value
+					if from {
+						got, err = c.FromStructFrom(&b, value.Origin{Value: like, Data: &orig})
+					} else {
+						got, err = c.FromStructLike(&b, like)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !sameValue(got, want) {
+						t.Fatalf("change %d (origin %v): = %s, want %s", i, from, value.ToJSON(got), value.ToJSON(want))
+					}
+					checkShared(t, fmt.Sprintf("change %d (origin %v) of %s", i, from, value.ToJSON(want)), got, like)
+					checked++
 				}
-				if !sameValue(got, want) {
-					t.Fatalf("change %d: FromStructLike = %s, want %s", i, value.ToJSON(got), value.ToJSON(want))
-				}
-				checkShared(t, fmt.Sprintf("change %d of %s", i, value.ToJSON(want)), got, like)
-				checked++
 			}
 		}
 	}
@@ -779,5 +789,104 @@ func TestFromStructLike(t *testing.T) {
 	_, want := c.FromStruct(&bad)
 	if _, got := c.FromStructLike(&bad, like); want == nil || got == nil || got.Error() != want.Error() {
 		t.Errorf("error %v, want %v", got, want)
+	}
+}
+
+// tsCounted marshals itself to its number, counting the calls in *calls.
+type tsCounted struct {
+	N     int
+	calls *int
+}
+
+func (c tsCounted) MarshalJSON() ([]byte, error) {
+	*c.calls++
+	return []byte(strconv.Itoa(c.N)), nil
+}
+
+type tsWithCounted struct {
+	A tsCounted            `json:"a"`
+	L []tsCounted          `json:"l"`
+	P *tsCounted           `json:"p"`
+	M map[string]tsCounted `json:"m"`
+	O *tsCounted           `json:"o,omitempty"`
+}
+
+// TestFromStructFrom: a part with its own marshalling that is equal in Go
+// to the origin's part at the same place is not marshalled: its value is
+// the origin value's; the others are, and the result is FromStruct's.
+func TestFromStructFrom(t *testing.T) {
+	c, err := value.NewStructCodec(reflect.TypeFor[tsWithCounted]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	n := func(i int) tsCounted { return tsCounted{N: i, calls: &calls} }
+	build := func() tsWithCounted {
+		p := n(4)
+		return tsWithCounted{A: n(1), L: []tsCounted{n(2), n(3)}, P: &p, M: map[string]tsCounted{"k": n(5)}}
+	}
+	orig := build()
+	like, err := c.FromStruct(&orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*tsWithCounted)
+		calls  int // the marshalling calls: changed parts and map values
+	}{
+		{"unchanged", func(*tsWithCounted) {}, 1},
+		{"an item changed", func(x *tsWithCounted) { x.L[1].N = 30 }, 2},
+		{"an item added", func(x *tsWithCounted) { x.L = append(x.L, n(6)) }, 2},
+		{"a field changed", func(x *tsWithCounted) { x.A.N = 10 }, 2},
+		{"a pointer cleared", func(x *tsWithCounted) { x.P = nil }, 1},
+		{"a pointer set", func(x *tsWithCounted) { o := n(7); x.O = &o }, 2},
+		{"the pointed-to changed", func(x *tsWithCounted) { x.P.N = 40 }, 2},
+		{"another counter", func(x *tsWithCounted) { other := 0; x.A.calls = &other }, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := build()
+			tc.change(&b)
+			calls = 0
+			got, err := c.FromStructFrom(&b, value.Origin{Value: like, Data: &orig})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != tc.calls {
+				t.Errorf("%d marshalling calls, want %d", calls, tc.calls)
+			}
+			want, err := c.FromStruct(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameValue(got, want) {
+				t.Fatalf("= %s, want %s", value.ToJSON(got), value.ToJSON(want))
+			}
+			checkShared(t, tc.name, got, like)
+		})
+	}
+	// A part equal to the origin's through a pointer to another, equal
+	// value is equal.
+	other := 0
+	b := build()
+	b.A.calls = &other
+	calls = 0
+	if _, err := c.FromStructFrom(&b, value.Origin{Value: like, Data: &orig}); err != nil || other != 0 {
+		t.Errorf("a part equal through another pointer: marshalled %d times (%v)", other, err)
+	}
+	// An origin of another type, or none, is not used; a struct value of
+	// the codec's type is, as a pointer to one is.
+	for _, tc := range []struct {
+		data  any
+		calls int
+	}{{nil, 5}, {tsAll{}, 5}, {&orig.A, 5}, {(*tsWithCounted)(nil), 5}, {orig, 1}} {
+		calls = 0
+		b := build()
+		if _, err := c.FromStructFrom(&b, value.Origin{Value: like, Data: tc.data}); err != nil {
+			t.Fatal(err)
+		}
+		if calls != tc.calls {
+			t.Errorf("origin %T: %d calls, want %d", tc.data, calls, tc.calls)
+		}
 	}
 }

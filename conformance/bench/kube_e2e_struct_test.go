@@ -167,11 +167,14 @@ func (st *e2eStructs) smStructValue(s *e2eSetup, o *e2eObject, r e2eRequest, in 
 		}
 	}
 	// The body, converted like the live object, shares its unchanged
-	// parts, so the result's copy them from the live struct.
+	// parts, so the result's copy them from the live struct; an update's
+	// body, a struct too, is read next to the live one, whose equal parts
+	// with their own marshalling (managedFields, times) are not
+	// marshalled again.
 	if r.apply {
 		body, err = value.FromUnstructuredLike(in.body.(map[string]any), live)
 	} else {
-		body, err = c.FromStructLike(in.body, live)
+		body, err = c.FromStructFrom(in.body, value.Origin{Value: live, Data: in.live})
 	}
 	if err != nil {
 		return value.Value{}, nil, err
