@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -804,6 +805,12 @@ func (e *structEncoder) container(p *goPlan, rv, orig reflect.Value, like Value)
 	case goMap:
 		return e.goMap(p, rv, like) // (no origin inside a Go map)
 	case goStruct:
+		if orig.IsValid() && like.kind == Map && e.depth > 1 && goEqual(rv, orig, 0) {
+			// Below the root (which an update always changes), a struct
+			// equal in Go to the origin's converts to the origin's value:
+			// comparing costs a fraction of converting.
+			return like, true
+		}
 		return e.goStruct(p, rv, orig, like)
 	case goCustom:
 		return e.custom(p, rv, orig, like)
@@ -1154,15 +1161,34 @@ func (e *structEncoder) custom(p *goPlan, rv, orig reflect.Value, like Value) (V
 }
 
 // goEqual reports whether a and b, of one type, hold equal Go values:
-// equal scalars and strings, byte slices of equal bytes, and slices,
-// arrays, structs and pointed-to values equal element by element. Maps,
-// interfaces, functions and channels are never equal here, nor values
-// nested deeper than a few levels: false only costs a conversion.
+// equal scalars and strings, byte slices of equal bytes, and maps,
+// slices, arrays, structs and pointed-to values equal entry by entry.
+// Interfaces, functions and channels are never equal here, nor values
+// nested deeper than maxEqualDepth: false only costs a conversion.
+const maxEqualDepth = 32
+
 func goEqual(a, b reflect.Value, depth int) bool {
-	if depth > 8 {
+	if depth > maxEqualDepth {
 		return false
 	}
 	switch a.Kind() {
+	case reflect.Map:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Len() != b.Len() {
+			return false
+		}
+		if a.Type() == stringMapType && a.CanInterface() && b.CanInterface() {
+			return maps.Equal(a.Interface().(map[string]string), b.Interface().(map[string]string))
+		}
+		it := a.MapRange()
+		for it.Next() {
+			if bv := b.MapIndex(it.Key()); !bv.IsValid() || !goEqual(it.Value(), bv, depth+1) {
+				return false
+			}
+		}
+		return true
 	case reflect.Slice:
 		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 			return false
