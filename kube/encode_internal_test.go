@@ -91,29 +91,11 @@ func TestEncodeReusesWholeEntries(t *testing.T) {
 		{"null time", `{"manager":"a","operation":"Apply","apiVersion":"v1","time":null,` + fieldsV1 + `}`, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var data map[string]any
-			doc := `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","managedFields":[` + tc.item + `]}}`
-			if err := json.Unmarshal([]byte(doc), &data); err != nil {
-				t.Fatal(err)
-			}
-			obj, err := value.FromUnstructured(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			entries, fieldErrs, _, _ := rawManagedFields(obj)
-			if fieldErrs != nil || len(entries) != 1 || entries[0].decoded == nil {
-				t.Fatalf("read %+v, %v", entries, fieldErrs)
-			}
+			data, obj, entries := readOneEntry(t, tc.item)
 			if tc.change != nil {
 				tc.change(&entries[0])
 			}
-			fresh := slices.Clone(entries)
-			fresh[0].decoded = nil
-			got, want := EncodeManagedFields(obj, entries), EncodeManagedFields(obj, fresh)
-			if !value.Equal(got, want) {
-				t.Fatalf("\nreused  %s\nafresh  %s", value.ToJSON(got), value.ToJSON(want))
-			}
-			out := got.UnstructuredFrom(value.Origin{Value: obj, Data: data})
+			got, out := encodeAsRead(t, obj, data, entries)
 			gotItem := out.(map[string]any)["metadata"].(map[string]any)["managedFields"].([]any)[0]
 			dataItem := data["metadata"].(map[string]any)["managedFields"].([]any)[0]
 			if reused := reflect.ValueOf(gotItem).Pointer() == reflect.ValueOf(dataItem).Pointer(); reused != tc.reused {
@@ -123,15 +105,12 @@ func TestEncodeReusesWholeEntries(t *testing.T) {
 	}
 }
 
-// TestEncodeChangedSetSharesMaps checks that an entry whose set changed is
-// encoded like the value it was read from: the result is the encoding of
-// the new set, and the non-empty maps on no path to a change are the
-// caller's own (through UnstructuredFrom) while those on one are new.
-func TestEncodeChangedSetSharesMaps(t *testing.T) {
-	const doc = `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","managedFields":[` +
-		`{"manager":"a","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":` +
-		`{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}},"f:selector":{}}}}]}}`
+// readOneEntry reads a Service whose managedFields hold item alone, and
+// its one entry (which must be read with its value).
+func readOneEntry(t *testing.T, item string) (map[string]any, value.Value, []ManagedFieldsEntry) {
+	t.Helper()
 	var data map[string]any
+	doc := `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","managedFields":[` + item + `]}}`
 	if err := json.Unmarshal([]byte(doc), &data); err != nil {
 		t.Fatal(err)
 	}
@@ -143,18 +122,38 @@ func TestEncodeChangedSetSharesMaps(t *testing.T) {
 	if fieldErrs != nil || len(entries) != 1 || entries[0].decoded == nil {
 		t.Fatalf("read %+v, %v", entries, fieldErrs)
 	}
+	return data, obj, entries
+}
+
+// encodeAsRead encodes entries, read from obj (converted from data), and
+// fails unless that gives what encoding them afresh gives; it returns the
+// result and the result as plain data sharing data's parts.
+func encodeAsRead(t *testing.T, obj value.Value, data map[string]any, entries []ManagedFieldsEntry) (value.Value, any) {
+	t.Helper()
+	fresh := slices.Clone(entries)
+	for i := range fresh {
+		fresh[i].decoded = nil
+	}
+	got, want := EncodeManagedFields(obj, entries), EncodeManagedFields(obj, fresh)
+	if !value.Equal(got, want) {
+		t.Fatalf("\nas read %s\nafresh  %s", value.ToJSON(got), value.ToJSON(want))
+	}
+	return got, got.UnstructuredFrom(value.Origin{Value: obj, Data: data})
+}
+
+// TestEncodeChangedSetSharesMaps checks that an entry whose set changed is
+// encoded like the value it was read from: the result is the encoding of
+// the new set, and the non-empty maps on no path to a change are the
+// caller's own (through UnstructuredFrom) while those on one are new.
+func TestEncodeChangedSetSharesMaps(t *testing.T) {
+	data, obj, entries := readOneEntry(t, `{"manager":"a","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":`+
+		`{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}},"f:selector":{}}}}`)
 	tier, err := fieldpath.MakePath("metadata", "labels", "tier")
 	if err != nil {
 		t.Fatal(err)
 	}
 	entries[0].Fields = entries[0].Fields.Union(fieldpath.NewSet(tier))
-	fresh := slices.Clone(entries)
-	fresh[0].decoded = nil
-	got, want := EncodeManagedFields(obj, entries), EncodeManagedFields(obj, fresh)
-	if !value.Equal(got, want) {
-		t.Fatalf("\nlike    %s\nafresh  %s", value.ToJSON(got), value.ToJSON(want))
-	}
-	out := got.UnstructuredFrom(value.Origin{Value: obj, Data: data})
+	_, out := encodeAsRead(t, obj, data, entries)
 	fieldsV1 := func(m map[string]any) map[string]any {
 		return m["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)["fieldsV1"].(map[string]any)
 	}
