@@ -19,8 +19,9 @@
 //
 // A null live object stands for one that does not exist yet. An update's
 // object converted like the live one (value.FromJSONLike,
-// FromUnstructuredLike, StructCodec.FromStructLike) shares its unchanged
-// parts, and Update then checks and compares only the parts that differ.
+// FromUnstructuredLike, StructCodec.FromStructLike or FromStructFrom)
+// shares its unchanged parts, and Update then checks and compares only
+// the parts that differ.
 //
 // # What the field manager does
 //

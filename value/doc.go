@@ -41,7 +41,11 @@
 //     stored node, value.Same): an update's object converted like the live
 //     object, converted before it, shares what did not change, which makes
 //     comparing the two (and, with typed.Like, checking the new one)
-//     proportional to what changed.
+//     proportional to what changed. StructCodec.FromStructFrom is
+//     FromStructLike given also the Go value the like value came from: a
+//     struct below the root, or a part with its own marshalling, equal in
+//     Go to the origin's at the same place takes the like value's node
+//     without being converted.
 //
 // and encoded: AppendJSON and ToJSON write compact JSON byte for byte like
 // encoding/json.Marshal of v.Unstructured(); AppendJSONIndent matches
