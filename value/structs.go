@@ -175,16 +175,17 @@ func (c *StructCodec) FromStructLike(x any, like Value) (Value, error) {
 
 // FromStructFrom converts x as FromStructLike(x, o.Value) does, where
 // o.Value is this codec's conversion of o.Data (a value of the codec's
-// type or a pointer to one, unmodified since): besides, a part of x with
-// its own marshalling (MarshalJSON, MarshalText, ToUnstructured) that is
-// equal in Go to o.Data's part at the same place (struct fields, pointers
-// and list items by index; not inside Go maps) is not marshalled again:
-// its value is o.Value's part there. An update's object, sent whole next
-// to the live one, mostly holds such parts (managedFields' fieldsV1,
-// timestamps, quantities), and marshalling them is most of its conversion.
-// It assumes that those types marshal equal values to equal JSON, as the
-// Kubernetes API types do. The result is equal to FromStruct's. A Data of
-// another type is not used.
+// type or a pointer to one, unmodified since): besides, a struct below
+// the root, or a part with its own marshalling (MarshalJSON, MarshalText,
+// ToUnstructured), that is equal in Go to o.Data's part at the same place
+// (struct fields, pointers and list items by index; not inside Go maps)
+// is not converted again: its value is o.Value's part there. An update's
+// object, sent whole next to the live one, mostly holds such parts (the
+// parts the update did not touch, managedFields' fieldsV1, timestamps),
+// and comparing two Go values costs a fraction of converting one. It
+// assumes that types with their own marshalling marshal equal values to
+// equal JSON, as the Kubernetes API types do. The result is equal to
+// FromStruct's. A Data of another type is not used.
 func (c *StructCodec) FromStructFrom(x any, o Origin) (Value, error) {
 	orig := reflect.ValueOf(o.Data)
 	if orig.IsValid() && orig.Type() != c.typ {
@@ -660,13 +661,11 @@ func (e *structEncoder) error(t reflect.Type) error {
 	return &StructError{Type: t, Path: goPath(e.segs), Msg: e.msg, Err: e.err}
 }
 
-// value converts rv; like is the part of the like value at the same path
-// (null when there is none): a part that converts to exactly like is like
-// itself (see FromStructLike).
-// value converts rv, planned by p, like like (see FromStructLike); orig,
-// when valid, is the origin's Go value at the same place, of rv's type,
-// which like is the conversion of where it is not null (see
-// FromStructFrom).
+// value converts rv, planned by p; like is the part of the like value at
+// the same path (null when there is none): a part that converts to
+// exactly like is like itself (see FromStructLike). orig, when valid, is
+// the origin's Go value at the same place, of rv's type, which like is
+// the conversion of where it is not null (see FromStructFrom).
 func (e *structEncoder) value(p *goPlan, rv, orig reflect.Value, like Value) (Value, bool) {
 	switch p.kind {
 	case goBool:
@@ -1160,13 +1159,14 @@ func (e *structEncoder) custom(p *goPlan, rv, orig reflect.Value, like Value) (V
 	return e.value(p.base, rv, orig, like)
 }
 
+// maxEqualDepth bounds goEqual's recursion (a pointer cycle ends there).
+const maxEqualDepth = 32
+
 // goEqual reports whether a and b, of one type, hold equal Go values:
 // equal scalars and strings, byte slices of equal bytes, and maps,
 // slices, arrays, structs and pointed-to values equal entry by entry.
 // Interfaces, functions and channels are never equal here, nor values
 // nested deeper than maxEqualDepth: false only costs a conversion.
-const maxEqualDepth = 32
-
 func goEqual(a, b reflect.Value, depth int) bool {
 	if depth > maxEqualDepth {
 		return false
