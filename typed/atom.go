@@ -98,6 +98,17 @@ func invalidAtomMessage(t *schema.Type) string {
 
 // fieldType returns the type of the field called name in m: the declared
 // field's type, else the element type (nil when the map has none).
+// leafScalar reports whether v is a boolean, number or string of t, a
+// scalar type: the most common node, a leaf with nothing below it (see
+// deduce), which the walks take in their map's loop.
+func leafScalar(t *schema.Type, v value.Value) bool {
+	switch v.Kind() {
+	case value.Bool, value.Int, value.Float, value.String:
+		return t != nil && t.Scalar() != schema.NoScalar
+	}
+	return false
+}
+
 func fieldType(m *schema.Map, name string) (*schema.Type, bool) {
 	if f, ok := m.Field(name); ok {
 		return f.Type(), true

@@ -316,10 +316,9 @@ func (w *comparer) doMap(m *schema.Map, lhs, rhs *value.Value) (bool, changes) {
 	zipFields(lm, rm, func(name string, l, r *value.Value) {
 		ft, _ := fieldType(m, name)
 		pe := fieldpath.FieldName(name)
-		if w.skipShared && ft != nil && ft.Scalar() != schema.NoScalar && scalarOrAbsent(l) && scalarOrAbsent(r) {
-			// Both sides valid, and a scalar of a scalar type (the most
-			// common node) on each side that has the field: a leaf,
-			// added, removed or modified, with nothing below it.
+		if w.skipShared && (l == nil || leafScalar(ft, *l)) && (r == nil || leafScalar(ft, *r)) {
+			// Both sides valid, and a leaf scalar on each side that has
+			// the field: added, removed or modified, nothing below it.
 			switch {
 			case l == nil:
 				w.added.AddMember(pe)
@@ -335,19 +334,6 @@ func (w *comparer) doMap(m *schema.Map, lhs, rhs *value.Value) (bool, changes) {
 		w.path = w.path[:len(w.path)-1]
 	})
 	return false, 0
-}
-
-// scalarOrAbsent reports whether v is absent or a boolean, number or
-// string.
-func scalarOrAbsent(v *value.Value) bool {
-	if v == nil {
-		return true
-	}
-	switch v.Kind() {
-	case value.Bool, value.Int, value.Float, value.String:
-		return true
-	}
-	return false
 }
 
 func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes) {

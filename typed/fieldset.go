@@ -97,14 +97,9 @@ func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
 			f := &fields[i]
 			ft, declared := fieldType(a.m, f.Name)
 			pe := fieldpath.FieldName(f.Name)
-			switch f.Value.Kind() {
-			case value.Bool, value.Int, value.Float, value.String:
-				if ft != nil && ft.Scalar() != schema.NoScalar {
-					// A scalar of a scalar type, the most common node, is
-					// a leaf (see deduce) with no entries of its own.
-					w.a.AddMember(pe)
-					continue
-				}
+			if leafScalar(ft, f.Value) {
+				w.a.AddMember(pe) // no entries of its own
+				continue
 			}
 			w.path = append(w.path, pe)
 			l := w.a.Open()

@@ -212,22 +212,17 @@ func (w *validator) doMap(m *schema.Map, v, like value.Value) {
 	}
 	for _, f := range v.Fields() {
 		ft, declared := fieldType(m, f.Name)
-		switch f.Value.Kind() {
-		case value.Bool, value.Int, value.Float, value.String:
-			// A scalar of a scalar type, the most common node, is checked
-			// here: its path is needed only for an error.
-			if ft != nil && ft.Scalar() != schema.NoScalar {
-				if msg := scalarKindProblem(ft.Scalar(), unknownWord(ft), f.Value); msg != "" {
-					w.path = append(w.path, fieldpath.FieldName(f.Name))
-					w.errs.add(w.path, WrongKind, msg)
-					w.path = w.path[:len(w.path)-1]
-				}
-				continue
+		if leafScalar(ft, f.Value) {
+			// Checked here: its path is needed only for an error.
+			if msg := scalarKindProblem(ft.Scalar(), unknownWord(ft), f.Value); msg != "" {
+				w.path = append(w.path, fieldpath.FieldName(f.Name))
+				w.errs.add(w.path, WrongKind, msg)
+				w.path = w.path[:len(w.path)-1]
 			}
-		case value.Map:
-			if counted && f.Value.Len() > 0 {
-				w.mapChildren++
-			}
+			continue
+		}
+		if counted && f.Value.Kind() == value.Map && f.Value.Len() > 0 {
+			w.mapChildren++
 		}
 		w.path = append(w.path, fieldpath.FieldName(f.Name))
 		if !declared && ft == nil {
