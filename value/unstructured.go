@@ -406,30 +406,45 @@ func (c *unstructuredConverter) stringMapLike(m map[string]any, like Value) (Val
 }
 
 // mapFieldsLike converts the entries of m into fields, sorted by name,
-// and reports whether they are like's.
+// and reports whether they are like's. It looks up like's names in m, in
+// like's (sorted) order, rather than ranging over m: a lookup is cheaper
+// than a step of map iteration plus a search of like's fields, and the
+// fields come out sorted. Only when m has names like lacks does it range
+// over m for them, and sort.
 func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, like Value) (same, ok bool) {
 	lf := like.fields()
 	same = len(m) == len(lf)
-	i := 0
-	for k, x := range m {
-		var v Value
-		if j, found := like.fieldIndex(k); found {
-			v, ok = c.convertLike(x, lf[j].Value)
-			same = same && Same(v, lf[j].Value)
-		} else {
-			v, ok = c.convert(x)
+	n := 0
+	for j := range lf {
+		x, found := m[lf[j].Name]
+		if !found {
 			same = false
+			continue
 		}
+		v, ok := c.convertLike(x, lf[j].Value)
 		if !ok {
 			return false, false
 		}
-		fields[i] = Field{Name: k, Value: v}
-		i++
+		same = same && Same(v, lf[j].Value)
+		fields[n] = Field{Name: lf[j].Name, Value: v}
+		n++
 	}
-	if !same {
-		sortFieldsByName(fields)
+	if n == len(m) {
+		return same, true
 	}
-	return same, true
+	for k, x := range m {
+		if _, found := like.fieldIndex(k); found {
+			continue
+		}
+		v, ok := c.convert(x)
+		if !ok {
+			return false, false
+		}
+		fields[n] = Field{Name: k, Value: v}
+		n++
+	}
+	sortFieldsByName(fields)
+	return false, true
 }
 
 // listLike converts the items of l, giving like when each converts to
