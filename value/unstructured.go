@@ -379,120 +379,146 @@ func (c *unstructuredConverter) nested(convert func() (Value, bool)) (Value, boo
 }
 
 // stringMapLike is stringMap giving like when every entry of m converts
-// to like's field of the same name (and m has no other).
+// to like's field of the same name (and m has no other). It reads m by
+// looking up like's names in it, in like's (sorted) order, rather than by
+// ranging over it: a lookup costs less than a step of map iteration plus a
+// search of like's fields, and the fields come out sorted. While every
+// entry so far is like's, nothing is written; the first that is not
+// starts the fields (mapFieldsLike).
 func (c *unstructuredConverter) stringMapLike(m map[string]any, like Value) (Value, bool) {
+	lf := like.fields()
+	j := 0
+	if len(m) == len(lf) {
+		for ; j < len(lf); j++ {
+			x, found := m[lf[j].Name]
+			if !found {
+				break
+			}
+			v, ok := c.convertLike(x, lf[j].Value)
+			if !ok {
+				return Value{}, false
+			}
+			if !Same(v, lf[j].Value) {
+				return c.mapLikeFrom(m, lf, j, v, true)
+			}
+		}
+		if j == len(lf) {
+			return like, true
+		}
+	}
+	return c.mapLikeFrom(m, lf, j, Value{}, false)
+}
+
+// mapLikeFrom builds the map of m's entries converted like lf's fields of
+// the same name, knowing that the first j of lf are m's entries as they
+// are and, when first is set, that v is m's entry named lf[j].Name.
+func (c *unstructuredConverter) mapLikeFrom(m map[string]any, lf []Field, j int, v Value, first bool) (Value, bool) {
+	// A small map is gathered on the stack and copied to the heap once
+	// (see stringMap).
 	if len(m) <= smallMap {
 		var small [smallMap]Field
-		same, ok := c.mapFieldsLike(small[:len(m)], m, like)
-		if !ok {
+		if !c.mapFieldsLike(small[:len(m)], m, lf, j, v, first) {
 			return Value{}, false
-		}
-		if same {
-			return like, true
 		}
 		fields := c.allocFields(len(m))
 		copy(fields, small[:len(m)])
 		return mapValue(fields), true
 	}
 	fields := c.allocFields(len(m))
-	same, ok := c.mapFieldsLike(fields, m, like)
-	if !ok {
+	if !c.mapFieldsLike(fields, m, lf, j, v, first) {
 		return Value{}, false
-	}
-	if same {
-		return like, true
 	}
 	return mapValue(fields), true
 }
 
-// mapFieldsLike converts the entries of m into fields, sorted by name,
-// and reports whether they are like's. It looks up like's names in m, in
-// like's (sorted) order, rather than ranging over m: a lookup is cheaper
-// than a step of map iteration plus a search of like's fields, and the
-// fields come out sorted. Only when m has names like lacks does it range
-// over m for them, and sort.
-func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, like Value) (same, ok bool) {
-	lf := like.fields()
-	same = len(m) == len(lf)
-	n := 0
-	for j := range lf {
+// mapFieldsLike fills fields, len(m) of them, sorted by name, from m's
+// entries converted like lf's fields of the same name (see mapLikeFrom
+// for j, v and first). Only when m has names lf lacks does it range over
+// m for them, and sort.
+func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, lf []Field, j int, v Value, first bool) bool {
+	n := copy(fields, lf[:j])
+	if first {
+		fields[n] = Field{Name: lf[j].Name, Value: v}
+		n++
+		j++
+	}
+	for ; j < len(lf); j++ {
 		x, found := m[lf[j].Name]
 		if !found {
-			same = false
 			continue
 		}
 		v, ok := c.convertLike(x, lf[j].Value)
 		if !ok {
-			return false, false
+			return false
 		}
-		same = same && Same(v, lf[j].Value)
 		fields[n] = Field{Name: lf[j].Name, Value: v}
 		n++
 	}
 	if n == len(m) {
-		return same, true
+		return true
 	}
+	like := mapValue(lf)
 	for k, x := range m {
 		if _, found := like.fieldIndex(k); found {
 			continue
 		}
 		v, ok := c.convert(x)
 		if !ok {
-			return false, false
+			return false
 		}
 		fields[n] = Field{Name: k, Value: v}
 		n++
 	}
 	sortFieldsByName(fields)
-	return false, true
+	return true
 }
 
 // listLike converts the items of l, giving like when each converts to
-// like's item at the same index (and l has no other).
+// like's item at the same index (and l has no other). While every item so
+// far is like's, nothing is written.
 func (c *unstructuredConverter) listLike(l []any, like Value) (Value, bool) {
-	if len(l) <= smallMap {
-		var small [smallMap]Value
-		same, ok := c.itemsLike(small[:len(l)], l, like)
-		if !ok {
-			return Value{}, false
+	li := like.items()
+	i := 0
+	if len(l) == len(li) {
+		for ; i < len(li); i++ {
+			v, ok := c.convertLike(l[i], li[i])
+			if !ok {
+				return Value{}, false
+			}
+			if !Same(v, li[i]) {
+				return c.listLikeFrom(l, li, i, v)
+			}
 		}
-		if same {
-			return like, true
-		}
-		items := c.allocItems(len(l))
-		copy(items, small[:len(l)])
-		return listValue(items), true
-	}
-	items := c.allocItems(len(l))
-	same, ok := c.itemsLike(items, l, like)
-	if !ok {
-		return Value{}, false
-	}
-	if same {
 		return like, true
 	}
-	return listValue(items), true
+	return c.listLikeFrom(l, li, -1, Value{})
 }
 
-// itemsLike converts the items of l into items and reports whether they
-// are like's.
-func (c *unstructuredConverter) itemsLike(items []Value, l []any, like Value) (same, ok bool) {
-	li := like.items()
-	same = len(l) == len(li)
-	for i := range l {
+// listLikeFrom builds the list of l's items converted like li's items at
+// the same index, knowing, when at >= 0, that the first at of li are l's
+// items as they are and v is l[at] converted.
+func (c *unstructuredConverter) listLikeFrom(l []any, li []Value, at int, v Value) (Value, bool) {
+	items := c.allocItems(len(l))
+	i := 0
+	if at >= 0 {
+		i = copy(items, li[:at])
+		items[i] = v
+		i++
+	}
+	for ; i < len(l); i++ {
 		var v Value
+		var ok bool
 		if i < len(li) {
 			v, ok = c.convertLike(l[i], li[i])
-			same = same && Same(v, li[i])
 		} else {
 			v, ok = c.convert(l[i])
 		}
 		if !ok {
-			return false, false
+			return Value{}, false
 		}
 		items[i] = v
 	}
-	return same, true
+	return listValue(items), true
 }
 
 func sortFields(fields []Field) {
