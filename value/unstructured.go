@@ -384,7 +384,7 @@ func (c *unstructuredConverter) nested(convert func() (Value, bool)) (Value, boo
 // ranging over it: a lookup costs less than a step of map iteration plus a
 // search of like's fields, and the fields come out sorted. While every
 // entry so far is like's, nothing is written; the first that is not
-// starts the fields (mapFieldsLike).
+// starts the fields (mapLikeFrom).
 func (c *unstructuredConverter) stringMapLike(m map[string]any, like Value) (Value, bool) {
 	lf := like.fields()
 	j := 0
