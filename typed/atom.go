@@ -98,6 +98,13 @@ func invalidAtomMessage(t *schema.Type) string {
 
 // fieldType returns the type of the field called name in m: the declared
 // field's type, else the element type (nil when the map has none).
+func fieldType(m *schema.Map, name string) (*schema.Type, bool) {
+	if f, ok := m.Field(name); ok {
+		return f.Type(), true
+	}
+	return m.ElementType(), false
+}
+
 // leafScalar reports whether v is a boolean, number or string of t, a
 // scalar type: the most common node, a leaf with nothing below it (see
 // deduce), which the walks take in their map's loop.
@@ -107,13 +114,6 @@ func leafScalar(t *schema.Type, v value.Value) bool {
 		return t != nil && t.Scalar() != schema.NoScalar
 	}
 	return false
-}
-
-func fieldType(m *schema.Map, name string) (*schema.Type, bool) {
-	if f, ok := m.Field(name); ok {
-		return f.Type(), true
-	}
-	return m.ElementType(), false
 }
 
 // describeKind names the kind of a value for error messages.
