@@ -78,9 +78,11 @@
 // A Value is immutable; safe for concurrent use. Nothing in this package
 // keeps state between calls: every decoder and encoder works on scratch
 // space owned by one call, and no package-level variable is written after
-// program start; the package has no pool. Its one use of unsafe is the
-// representation of a Value (value.go: a kind, a word and a pointer into an
-// immutable string or slice). The slices returned by Items and Fields are borrowed from
+// program start; the package has no pool. Its uses of unsafe are in
+// value.go: the representation of a Value (a kind, a word and a pointer
+// into an immutable string or slice), and a StructCodec's reads of a
+// struct's scalar fields at their offsets (structMem), which only read,
+// each as the kind of its field. The slices returned by Items and Fields are borrowed from
 // the value and must not be modified; NewList and NewMap take ownership of
 // the slices they are given.
 package value

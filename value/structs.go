@@ -118,6 +118,81 @@ type goField struct {
 	zero      zeroTest // for omitZero
 	typ       reflect.Type
 	plan      *goPlan // nil from a lazy builder until the conversion needs it
+
+	// How the field is read from its struct's memory (structMem, for an
+	// addressable struct): at offset, when no pointer is on the way
+	// (index through embedded structs held by value). mem is the field's
+	// own kind, for omitempty (memNone: through reflect); leaf is the
+	// scalar its value is read as, behind the pointer when mem is
+	// memPointer (memNone: converted through reflect). A StructCodec
+	// sets leaf once its plans are complete; a lazy builder never does.
+	offset uintptr
+	flat   bool
+	mem    memRead
+	leaf   memRead
+}
+
+// memRead is a kind of field read from memory, and its size in bytes for
+// numbers.
+type memRead struct {
+	kind memKind
+	size uint8
+}
+
+type memKind uint8
+
+const (
+	memNone memKind = iota
+	memBool
+	memInt
+	memUint
+	memFloat
+	memString
+	memSlice
+	memPointer // a pointer, or an interface (nil when its first word is)
+)
+
+// memReadOf is how a field of type t is read from memory.
+func memReadOf(t reflect.Type) memRead {
+	size := uint8(t.Size())
+	switch t.Kind() {
+	case reflect.Bool:
+		return memRead{memBool, size}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return memRead{memInt, size}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return memRead{memUint, size}
+	case reflect.Float32, reflect.Float64:
+		return memRead{memFloat, size}
+	case reflect.String:
+		return memRead{memString, size}
+	case reflect.Slice:
+		return memRead{memSlice, size}
+	case reflect.Pointer, reflect.Interface:
+		return memRead{memPointer, size}
+	}
+	return memRead{}
+}
+
+// leafOf is the scalar a field of plan p is read as from memory: p's own
+// kind when p converts a plain scalar, the element's behind a pointer to
+// one; memNone for anything else.
+func leafOf(p *goPlan) memRead {
+	scalar := func(p *goPlan) bool {
+		switch p.kind {
+		case goBool, goInt, goUint, goFloat, goString:
+			return true
+		}
+		return false
+	}
+	switch {
+	case p == nil:
+	case scalar(p):
+		return memReadOf(p.t)
+	case p.kind == goPointer && p.elem != nil && scalar(p.elem):
+		return memReadOf(p.elem.t)
+	}
+	return memRead{}
 }
 
 var (
@@ -149,6 +224,15 @@ func NewStructCodec(t reflect.Type) (*StructCodec, error) {
 	p, err := b.plan(t, t.String())
 	if err != nil {
 		return nil, err
+	}
+	// The plans are complete: the fields whose values are read from
+	// memory can be told.
+	for _, q := range b.plans {
+		for i := range q.fields {
+			if f := &q.fields[i]; f.mem.kind != memNone {
+				f.leaf = leafOf(f.plan)
+			}
+		}
 	}
 	return &StructCodec{typ: t, root: p}, nil
 }
@@ -560,6 +644,9 @@ func (b *planBuilder) structFields(t reflect.Type, at string) ([]goField, error)
 		ft := t.FieldByIndex(f.index).Type
 		f.typ = ft
 		f.zero = zeroTestOf(ft)
+		if off, ok := fieldOffset(t, f.index); ok {
+			f.offset, f.flat, f.mem = off, true, memReadOf(ft)
+		}
 		if b.lazy {
 			continue
 		}
@@ -570,6 +657,23 @@ func (b *planBuilder) structFields(t reflect.Type, at string) ([]goField, error)
 		f.plan = p
 	}
 	return out, nil
+}
+
+// fieldOffset is the offset of the field at index in t, false when a
+// pointer is on the way.
+func fieldOffset(t reflect.Type, index []int) (uintptr, bool) {
+	var off uintptr
+	for k, i := range index {
+		if k > 0 {
+			if t.Kind() != reflect.Struct {
+				return 0, false
+			}
+		}
+		sf := t.Field(i)
+		off += sf.Offset
+		t = sf.Type
+	}
+	return off, true
 }
 
 // collectFields appends the fields of t, those of inlined structs
@@ -822,8 +926,24 @@ func (e *structEncoder) goStruct(p *goPlan, rv, orig reflect.Value, like Value) 
 	// pointers: no write barriers), then their values straight into the
 	// map's fields.
 	base := len(e.keep)
+	var m structMem // read through reflect when rv is not addressable
+	if rv.CanAddr() {
+		m = structMemOf(rv)
+	}
 	for i := range p.fields {
 		f := &p.fields[i]
+		if m.p != nil && f.flat && !f.omitZero {
+			if !f.omitEmpty {
+				e.keep = append(e.keep, int32(i))
+				continue
+			}
+			if empty, known := f.emptyIn(m); known {
+				if !empty {
+					e.keep = append(e.keep, int32(i))
+				}
+				continue
+			}
+		}
 		fv, ok := fieldOf(rv, f.index)
 		if !ok {
 			continue // behind a nil embedded pointer
@@ -843,7 +963,7 @@ func (e *structEncoder) goStruct(p *goPlan, rv, orig reflect.Value, like Value) 
 	// collector runs.
 	if n <= smallMap {
 		var small [smallMap]Field
-		same, ok := e.structFields(small[:n], p, rv, orig, like, base)
+		same, ok := e.structFields(small[:n], p, rv, m, orig, like, base)
 		if !ok {
 			return Value{}, false
 		}
@@ -857,7 +977,7 @@ func (e *structEncoder) goStruct(p *goPlan, rv, orig reflect.Value, like Value) 
 	// The map is like itself when its fields are like's (see container).
 	saved := e.fieldArena
 	fields := e.allocFields(n)
-	same, ok := e.structFields(fields, p, rv, orig, like, base)
+	same, ok := e.structFields(fields, p, rv, m, orig, like, base)
 	if !ok {
 		return Value{}, false
 	}
@@ -870,40 +990,111 @@ func (e *structEncoder) goStruct(p *goPlan, rv, orig reflect.Value, like Value) 
 }
 
 // structFields converts the fields of rv kept on e.keep from base on into
-// fields, pops them, and reports whether they are like's.
-func (e *structEncoder) structFields(fields []Field, p *goPlan, rv, orig reflect.Value, like Value, base int) (same, ok bool) {
+// fields, pops them, and reports whether they are like's. m is rv's
+// memory, its scalar fields are read from (none when rv is not
+// addressable: all go through reflect).
+func (e *structEncoder) structFields(fields []Field, p *goPlan, rv reflect.Value, m structMem, orig reflect.Value, like Value, base int) (same, ok bool) {
 	defer func() { e.keep = e.keep[:base] }()
 	lf := like.fields()
 	same = like.kind == Map && len(lf) == len(fields)
 	j := 0 // like's fields, sorted by name as these are, up to this one's
 	for k := range fields {
 		f := &p.fields[e.keep[base+k]] // converting may move e.keep: index afresh
-		fv, _ := fieldOf(rv, f.index)
-		fp := f.plan
-		if fp == nil { // a lazy plan's field, met for the first time
-			if fp, ok = e.planOf(f.typ); !ok {
-				e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
-				return false, false
-			}
-			f.plan = fp
-		}
 		var lv Value
 		if lv, j = nextLike(lf, j, f.name); j < 0 {
 			same, j = false, -j-1
 		}
 		var v Value
-		var ofv reflect.Value
-		if orig.IsValid() && !lv.IsNull() {
-			ofv, _ = fieldOf(orig, f.index)
+		read := false
+		if m.p != nil && f.leaf.kind != memNone {
+			v, read = e.leafIn(f, m, lv)
 		}
-		if v, ok = e.value(fp, fv, ofv, lv); !ok {
-			e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
-			return false, false
+		if !read {
+			if v, ok = e.field(f, rv, orig, lv); !ok {
+				e.segs = append(e.segs, goSeg{field: f.goName, index: -1})
+				return false, false
+			}
 		}
 		same = same && Same(v, lv)
 		fields[k] = Field{Name: f.name, Value: v}
 	}
 	return same, true
+}
+
+// field converts the field f of rv through reflect, the field of orig at
+// the same index being its origin.
+func (e *structEncoder) field(f *goField, rv, orig reflect.Value, like Value) (Value, bool) {
+	fv, _ := fieldOf(rv, f.index)
+	fp := f.plan
+	if fp == nil { // a lazy plan's field, met for the first time
+		var ok bool
+		if fp, ok = e.planOf(f.typ); !ok {
+			return Value{}, false
+		}
+		f.plan = fp
+	}
+	var ofv reflect.Value
+	if orig.IsValid() && !like.IsNull() {
+		ofv, _ = fieldOf(orig, f.index)
+	}
+	return e.value(fp, fv, ofv, like)
+}
+
+// emptyIn is omitempty's test of f in m, its struct's memory; known is
+// false when the test goes through reflect.
+func (f *goField) emptyIn(m structMem) (empty, known bool) {
+	switch f.mem.kind {
+	case memBool:
+		return !m.bool(f.offset), true
+	case memInt:
+		return m.int(f.offset, f.mem.size) == 0, true
+	case memUint:
+		return m.uint(f.offset, f.mem.size) == 0, true
+	case memFloat:
+		return m.float(f.offset, f.mem.size) == 0, true
+	case memString:
+		return m.string(f.offset) == "", true
+	case memSlice:
+		return m.sliceLen(f.offset) == 0, true
+	case memPointer:
+		return m.isNil(f.offset), true
+	}
+	return false, false
+}
+
+// leafIn reads the value of f, a scalar or a pointer to one
+// (f.leaf), from m, its struct's memory; read is false when the field is
+// left to the conversion through reflect (which reports what is wrong with
+// it: a uint above math.MaxInt64, a float that is not a number, a pointer
+// nested too deep).
+func (e *structEncoder) leafIn(f *goField, m structMem, like Value) (v Value, read bool) {
+	off := f.offset
+	if f.mem.kind == memPointer {
+		if e.depth >= DefaultMaxDepth {
+			return Value{}, false
+		}
+		if m.isNil(off) {
+			return Value{}, true
+		}
+		m, off = m.elem(off), 0
+	}
+	switch r := f.leaf; r.kind {
+	case memBool:
+		return NewBool(m.bool(off)), true
+	case memInt:
+		return NewInt(m.int(off, r.size)), true
+	case memUint:
+		if u := m.uint(off, r.size); u <= math.MaxInt64 {
+			return NewInt(int64(u)), true
+		}
+	case memFloat:
+		if x := m.float(off, r.size); !math.IsNaN(x) && !math.IsInf(x, 0) {
+			return NewFloat(x), true
+		}
+	case memString:
+		return sharedString(m.string(off), like), true
+	}
+	return Value{}, false
 }
 
 // planOf returns the plan of t from the call's lazy builder, whose plans
