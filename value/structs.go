@@ -908,7 +908,7 @@ func (e *structEncoder) container(p *goPlan, rv, orig reflect.Value, like Value)
 	case goMap:
 		return e.goMap(p, rv, like) // (no origin inside a Go map)
 	case goStruct:
-		if orig.IsValid() && like.kind == Map && e.depth > 1 && goEqual(rv, orig, 0) {
+		if orig.IsValid() && like.kind == Map && e.depth > 1 && structEqual(p, rv, orig, 0) {
 			// Below the root (which an update always changes), a struct
 			// equal in Go to the origin's converts to the origin's value:
 			// comparing costs a fraction of converting.
@@ -1413,6 +1413,66 @@ func goEqual(a, b reflect.Value, depth int) bool {
 		return a.Equal(b)
 	}
 	return false
+}
+
+// structEqual is goEqual of a and b, structs of plan p, over the fields
+// p converts (the others do not change the conversion); the scalar fields
+// of two addressable structs are compared in memory.
+func structEqual(p *goPlan, a, b reflect.Value, depth int) bool {
+	if depth > maxEqualDepth {
+		return false
+	}
+	var ma, mb structMem
+	if a.CanAddr() && b.CanAddr() {
+		ma, mb = structMemOf(a), structMemOf(b)
+	}
+	for i := range p.fields {
+		f := &p.fields[i]
+		if ma.p != nil && f.flat {
+			if eq, known := f.equalIn(ma, mb); known {
+				if !eq {
+					return false
+				}
+				continue
+			}
+		}
+		fa, oka := fieldOf(a, f.index)
+		fb, okb := fieldOf(b, f.index)
+		if oka != okb || oka && !goEqual(fa, fb, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalIn compares f in the memory of two structs as goEqual does; known
+// is false when the comparison goes through reflect.
+func (f *goField) equalIn(a, b structMem) (eq, known bool) {
+	off := f.offset
+	r := f.mem
+	if r.kind == memPointer {
+		if f.leaf.kind == memNone {
+			return false, false
+		}
+		pa, pb := a.isNil(off), b.isNil(off)
+		if pa || pb {
+			return pa == pb, true
+		}
+		a, b, off, r = a.elem(off), b.elem(off), 0, f.leaf
+	}
+	switch r.kind {
+	case memBool:
+		return a.bool(off) == b.bool(off), true
+	case memInt:
+		return a.int(off, r.size) == b.int(off, r.size), true
+	case memUint:
+		return a.uint(off, r.size) == b.uint(off, r.size), true
+	case memFloat:
+		return a.float(off, r.size) == b.float(off, r.size), true
+	case memString:
+		return a.string(off) == b.string(off), true
+	}
+	return false, false
 }
 
 // fromJSON decodes the JSON a type marshalled itself to as FromJSON does,

@@ -79,6 +79,7 @@ type tmAll struct {
 	Plain tmScalars `json:"plain"`
 	tmOmit
 	*TmPointers
+	Ptrs   TmPointers        `json:"ptrs"`
 	List   []tmScalars       `json:"list"`
 	ByName map[string]tmOmit `json:"byName"`
 }
@@ -171,6 +172,7 @@ func randAll(r *rand.Rand) tmAll {
 			p.NS = &q.NS
 		}
 		x.TmPointers = p
+		x.Ptrs = *p
 	}
 	if r.IntN(2) == 0 {
 		x.ByName = map[string]tmOmit{"a": o, "b": {}}
@@ -219,6 +221,114 @@ func TestStructCodecScalars(t *testing.T) {
 			t.Fatalf("%d: FromStructLike of the same struct is not like: %v", i, err)
 		}
 	}
+}
+
+// TestFromStructFromScalars changes one scalar of a copy of a struct,
+// anywhere below the root, and checks that FromStructFrom with the
+// original as origin gives what FromStruct gives: a part taken for equal
+// to the origin's and not converted again must be equal.
+func TestFromStructFromScalars(t *testing.T) {
+	type wrap struct {
+		X tmAll   `json:"x"`
+		L []tmAll `json:"l"`
+	}
+	c, err := value.NewStructCodec(reflect.TypeFor[wrap]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	changed := 0
+	for i := range 400 {
+		// Two equal values from the same seed, sharing nothing.
+		gen := func() wrap {
+			g := rand.New(rand.NewPCG(uint64(i), 5))
+			return wrap{X: randAll(g), L: []tmAll{randAll(g)}}
+		}
+		orig, body := gen(), gen()
+		like, err := c.FromStruct(&orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _ := json.Marshal(&orig)
+		what := changeScalar(r, reflect.ValueOf(&body).Elem())
+		if what == "" {
+			continue
+		}
+		changed++
+		got, err := c.FromStructFrom(&body, value.Origin{Value: like, Data: &orig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.FromStruct(&body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !value.Equal(got, want) {
+			t.Fatalf("%d: %s changed in %s:\n got %s\nwant %s", i, what, js, got, want)
+		}
+	}
+	if changed < 300 {
+		t.Errorf("only %d of 400 changed", changed)
+	}
+}
+
+// changeScalar changes one scalar that v holds, chosen at random, or
+// sets or clears a pointer to one, and says which; "" when it found none.
+func changeScalar(r *rand.Rand, v reflect.Value) string {
+	var leaves []reflect.Value
+	var names []string
+	var walk func(v reflect.Value, at string)
+	walk = func(v reflect.Value, at string) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if f := v.Type().Field(i); f.IsExported() || f.Anonymous {
+					walk(v.Field(i), at+"."+f.Name)
+				}
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i), at+"["+strconv.Itoa(i)+"]")
+			}
+		case reflect.Pointer:
+			if v.Type().Elem().Kind() != reflect.Struct && v.CanSet() {
+				leaves, names = append(leaves, v), append(names, at)
+			}
+			if !v.IsNil() {
+				walk(v.Elem(), at)
+			}
+		case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int,
+			reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint, reflect.Uintptr,
+			reflect.Float32, reflect.Float64, reflect.String:
+			if v.CanSet() {
+				leaves, names = append(leaves, v), append(names, at)
+			}
+		}
+	}
+	walk(v, "")
+	if len(leaves) == 0 {
+		return ""
+	}
+	i := r.IntN(len(leaves))
+	switch l := leaves[i]; l.Kind() {
+	case reflect.Bool:
+		l.SetBool(!l.Bool())
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
+		l.SetInt(l.Int() ^ 1)
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint, reflect.Uintptr:
+		l.SetUint(l.Uint() ^ 1)
+	case reflect.Float32, reflect.Float64:
+		l.SetFloat(l.Float() + 1)
+	case reflect.String:
+		l.SetString(l.String() + "x")
+	case reflect.Pointer:
+		if l.IsNil() {
+			l.Set(reflect.New(l.Type().Elem()))
+		} else {
+			l.SetZero()
+		}
+	}
+	return names[i]
 }
 
 // TestStructCodecScalarErrors: a number a Value cannot hold is an error
