@@ -664,10 +664,8 @@ func (b *planBuilder) structFields(t reflect.Type, at string) ([]goField, error)
 func fieldOffset(t reflect.Type, index []int) (uintptr, bool) {
 	var off uintptr
 	for k, i := range index {
-		if k > 0 {
-			if t.Kind() != reflect.Struct {
-				return 0, false
-			}
+		if k > 0 && t.Kind() != reflect.Struct {
+			return 0, false
 		}
 		sf := t.Field(i)
 		off += sf.Offset

@@ -504,11 +504,11 @@ func writeText(b *strings.Builder, v Value) {
 	}
 }
 
-// structMem is the memory of an addressable Go struct that a StructCodec
-// converts (structs.go): a field of a plain kind read at its offset costs
-// a load, where reflect.Value.Field costs a call that checks the field's
-// name. The reads only read; each is of the kind and size NewStructCodec
-// found for the field (goField.mem, goField.leaf).
+// structMem is the memory of an addressable Go struct being converted by
+// FromStruct or a StructCodec (structs.go): a field of a plain kind read
+// at its offset costs a load, where reflect.Value.Field costs a call that
+// checks the field's name. The reads only read; each is of the kind and
+// size the field's struct plan found for it (goField.mem, goField.leaf).
 type structMem struct{ p unsafe.Pointer }
 
 // structMemOf is the memory of rv, an addressable struct.
