@@ -337,7 +337,7 @@ func TestRegistryLookups(t *testing.T) {
 	if main["apps/v1"].Equal(status["apps/v1"]) {
 		t.Errorf("the main resource and the status reset the same fields: %v", main)
 	}
-	// Each call gives new sets: changing the map of one call does not
+	// Each call gives a new map: changing the map of one call does not
 	// change the next.
 	delete(main, "apps/v1")
 	if again := kube.RegistryResetFields(dep, ""); again["apps/v1"].Empty() {

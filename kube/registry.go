@@ -2,6 +2,7 @@ package kube
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 
 	"github.com/structmerge/structmerge/fieldpath"
@@ -70,26 +71,36 @@ func path(names ...string) fieldpath.Path {
 // It returns nil for kinds and subresources whose strategy resets nothing,
 // for the scale subresource, and for Pod's "resize" and
 // "ephemeralcontainers", whose strategies keep only the fields a filter
-// allows instead (see RegistryFilteredSubresources). The sets are new on
-// each call.
+// allows instead (see RegistryFilteredSubresources). The map is new on
+// each call; the sets in it are shared between calls (sets are
+// immutable).
 func RegistryResetFields(gvk GroupVersionKind, subresource string) map[string]*fieldpath.Set {
+	return maps.Clone(registryResetSets[registryEndpoint{gvk.Group, gvk.Kind, subresource}])
+}
+
+// registryResetSets holds RegistryResetFields' sets by endpoint, built
+// once at program start from registryResets: a request looks them up
+// instead of building them, and shares them (sets are immutable).
+var registryResetSets = func() map[registryEndpoint]map[string]*fieldpath.Set {
+	out := make(map[registryEndpoint]map[string]*fieldpath.Set, len(registryResets))
 	for i := range registryResets {
 		r := &registryResets[i]
-		if r.group != gvk.Group || r.kind != gvk.Kind || r.subresource != subresource {
-			continue
+		e := registryEndpoint{r.group, r.kind, r.subresource}
+		if _, ok := out[e]; ok {
+			continue // the first entry of an endpoint is the one that counts
 		}
-		out := make(map[string]*fieldpath.Set, len(r.fields))
+		sets := make(map[string]*fieldpath.Set, len(r.fields))
 		for _, f := range r.fields {
 			paths := make([]fieldpath.Path, len(f.paths))
 			for j, names := range f.paths {
 				paths[j] = path(names...)
 			}
-			out[f.apiVersion] = fieldpath.NewSet(paths...)
+			sets[f.apiVersion] = fieldpath.NewSet(paths...)
 		}
-		return out
+		out[e] = sets
 	}
-	return nil
-}
+	return out
+}()
 
 // RegistryFilteredSubresources reports whether the strategy behind
 // subresource of a built-in kind keeps only the fields a filter allows
