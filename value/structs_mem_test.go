@@ -191,26 +191,7 @@ func TestStructCodecScalars(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 500 {
 		x := randAll(r)
-		js, err := json.Marshal(&x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := value.FromJSON(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, in := range []any{x, &x} {
-			got, err := c.FromStruct(in)
-			if err != nil {
-				t.Fatalf("%d: %v", i, err)
-			}
-			if !value.Equal(got, want) {
-				t.Fatalf("%d: FromStruct(%T):\n got %s\nwant %s", i, in, got, want)
-			}
-		}
-		if got, err := value.FromStruct(&x); err != nil || !value.Equal(got, want) {
-			t.Fatalf("%d: value.FromStruct: %s, %v\nwant %s", i, got, err, want)
-		}
+		checkFromStructJSON(t, c, &x)
 		// Like's own strings are kept (the same stored string).
 		like, err := c.FromStruct(&x)
 		if err != nil {

@@ -161,27 +161,7 @@ func TestStructCodecAgainstJSON(t *testing.T) {
 	}
 	for i, x := range tsSamples() {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			js, err := json.Marshal(&x) // addressable: pointer methods apply
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := value.FromJSON(js)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, in := range []any{x, &x} {
-				got, err := c.FromStruct(in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !value.Equal(got, want) {
-					t.Errorf("FromStruct(%T):\n got %s\nwant %s", in, got, want)
-				}
-			}
-			got, err := value.FromStruct(&x)
-			if err != nil || !value.Equal(got, want) {
-				t.Errorf("value.FromStruct: %s, %v; want %s", got, err, want)
-			}
+			want, js := checkFromStructJSON(t, c, &x)
 
 			var fromJSON tsAll
 			if err := json.Unmarshal(js, &fromJSON); err != nil {
@@ -198,6 +178,34 @@ func TestStructCodecAgainstJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkFromStructJSON checks that c.FromStruct of *ptr and of ptr, and
+// value.FromStruct(ptr), give FromJSON of what encoding/json writes of
+// *ptr, and returns that value and the JSON.
+func checkFromStructJSON[T any](t *testing.T, c *value.StructCodec, ptr *T) (value.Value, []byte) {
+	t.Helper()
+	js, err := json.Marshal(ptr) // addressable: pointer methods apply
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := value.FromJSON(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []any{*ptr, ptr} {
+		got, err := c.FromStruct(in)
+		if err != nil {
+			t.Fatalf("FromStruct(%T) of %s: %v", in, js, err)
+		}
+		if !value.Equal(got, want) {
+			t.Fatalf("FromStruct(%T):\n got %s\nwant %s", in, got, want)
+		}
+	}
+	if got, err := value.FromStruct(ptr); err != nil || !value.Equal(got, want) {
+		t.Fatalf("value.FromStruct: %s, %v; want %s", got, err, want)
+	}
+	return want, js
 }
 
 // tsInline is not encoding/json's: it inlines a named field tagged
