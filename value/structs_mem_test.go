@@ -14,8 +14,9 @@ import (
 )
 
 // The types of TestStructCodecScalars have a field of every scalar kind
-// and size: plain, omitempty, and behind a pointer (plain and omitempty),
-// a StructCodec reads those from the struct's memory at their offsets.
+// and size, plain, omitempty, and behind a pointer (plain and omitempty):
+// the fields a StructCodec reads from the struct's memory at their
+// offsets.
 
 type tmScalars struct {
 	B   bool    `json:"b"`
@@ -73,7 +74,9 @@ type TmPointers struct {
 
 // tmAll holds them at offsets other than 0, embedded by value (their
 // fields promoted, the offsets added) and by pointer (read through
-// reflect), and in a map (not addressable: read through reflect).
+// reflect), held by value, and in a map (not addressable: read through
+// reflect). TmPointers' JSON names start with p, not to clash with
+// tmOmit's when both are promoted.
 type tmAll struct {
 	Pad   [3]byte   `json:"pad"`
 	Plain tmScalars `json:"plain"`
@@ -84,8 +87,8 @@ type tmAll struct {
 	ByName map[string]tmOmit `json:"byName"`
 }
 
-// randScalars fills x with values that are often zero and often at the
-// bounds of their types.
+// randScalars returns values that are often zero and often at the bounds
+// of their types.
 func randScalars(r *rand.Rand) tmScalars {
 	n := func(bits int) uint64 {
 		switch r.IntN(4) {
