@@ -178,21 +178,24 @@ func memReadOf(t reflect.Type) memRead {
 // kind when p converts a plain scalar, the element's behind a pointer to
 // one; memNone for anything else.
 func leafOf(p *goPlan) memRead {
-	scalar := func(p *goPlan) bool {
-		switch p.kind {
-		case goBool, goInt, goUint, goFloat, goString:
-			return true
-		}
-		return false
-	}
 	switch {
 	case p == nil:
-	case scalar(p):
+	case p.scalar():
 		return memReadOf(p.t)
-	case p.kind == goPointer && p.elem != nil && scalar(p.elem):
+	case p.kind == goPointer && p.elem != nil && p.elem.scalar():
 		return memReadOf(p.elem.t)
 	}
 	return memRead{}
+}
+
+// scalar reports whether p converts a plain scalar (not a type with its
+// own marshalling).
+func (p *goPlan) scalar() bool {
+	switch p.kind {
+	case goBool, goInt, goUint, goFloat, goString:
+		return true
+	}
+	return false
 }
 
 var (
