@@ -10,6 +10,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -603,5 +604,35 @@ spec:
 	}
 	if _, ok := kube.BuiltinTypes().ResolveType(kube.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Nope"}); ok {
 		t.Error("an unknown kind resolved")
+	}
+}
+
+// Every built-in kind resolves to the type of its name in the built-in
+// schema, and a kind of another version or group does not.
+func TestBuiltinTypesEveryKind(t *testing.T) {
+	s, err := builtin.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := kube.BuiltinTypes()
+	kinds := builtin.Kinds()
+	if len(kinds) < 100 {
+		t.Fatalf("only %d built-in kinds", len(kinds))
+	}
+	for _, k := range kinds {
+		want, ok := s.Type(k.TypeName)
+		if !ok {
+			t.Fatalf("%s: no type %s in the schema", k.Kind, k.TypeName)
+		}
+		got, ok := r.ResolveType(kube.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind})
+		if !ok || got != want {
+			t.Errorf("%s/%s %s: resolved to %p (%v), want %s at %p", k.Group, k.Version, k.Kind, got, ok, k.TypeName, want)
+		}
+		if _, ok := r.ResolveType(kube.GroupVersionKind{Group: k.Group, Version: k.Version + "x", Kind: k.Kind}); ok {
+			t.Errorf("%s/%sx %s resolved", k.Group, k.Version, k.Kind)
+		}
+	}
+	if _, ok := r.ResolveType(kube.GroupVersionKind{Version: "v1", Kind: "pod"}); ok {
+		t.Error("a kind resolved in the wrong case")
 	}
 }

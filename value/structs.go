@@ -1222,7 +1222,7 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value, like Value) (Value, b
 		for k, s := range m {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
 		}
-		sortFields(fields)
+		sortFieldsByName(fields)
 		j := 0
 		for i := range fields {
 			var lv Value
@@ -1256,7 +1256,7 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value, like Value) (Value, b
 		}
 		e.entries = append(e.entries, mapEntry{name, it.Value()})
 	}
-	slices.SortFunc(e.entries[base:], func(a, b mapEntry) int { return strings.Compare(a.name, b.name) })
+	sortEntries(e.entries[base:])
 	n := len(e.entries) - base
 	j := 0 // like's fields, sorted by name as the entries are
 	saved = e.fieldArena
@@ -1862,4 +1862,19 @@ func (d *structDecoder) setCustom(p *goPlan, v Value, rv reflect.Value) bool {
 		return true
 	}
 	return d.set(p.base, v, rv)
+}
+
+// sortEntries sorts a map's entries by name: by insertion for the few
+// entries of most maps (labels, annotations, resources), deciding most
+// comparisons by the first byte inline.
+func sortEntries(entries []mapEntry) {
+	if len(entries) > smallMap {
+		slices.SortFunc(entries, func(a, b mapEntry) int { return strings.Compare(a.name, b.name) })
+		return
+	}
+	for i := 1; i < len(entries); i++ {
+		for j := i; j > 0 && nameLess(entries[j].name, entries[j-1].name); j-- {
+			entries[j], entries[j-1] = entries[j-1], entries[j]
+		}
+	}
 }
