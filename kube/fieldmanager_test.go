@@ -608,7 +608,8 @@ spec:
 }
 
 // Every built-in kind resolves to the type of its name in the built-in
-// schema, and a kind of another version or group does not.
+// schema; the same kind at a version that does not exist, or a kind
+// spelled in another case, does not resolve.
 func TestBuiltinTypesEveryKind(t *testing.T) {
 	s, err := builtin.Schema()
 	if err != nil {
