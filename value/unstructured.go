@@ -566,19 +566,31 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	// A small map is gathered and sorted on the stack and copied to the
 	// heap once: moving fields around in heap memory costs a write
 	// barrier per move while the collector runs.
+	// (The stack array is cleared on each use: a map of a few entries
+	// clears a few.)
+	if len(m) <= tinyMap {
+		var small [tinyMap]Field
+		return c.smallMapFields(small[:len(m)], m)
+	}
 	if len(m) <= smallMap {
 		var small [smallMap]Field
-		if !c.mapFields(small[:len(m)], m) {
-			return Value{}, false
-		}
-		fields := c.allocFields(len(m))
-		copy(fields, small[:len(m)])
-		return mapValue(fields), true
+		return c.smallMapFields(small[:len(m)], m)
 	}
 	fields := c.allocFields(len(m))
 	if !c.mapFields(fields, m) {
 		return Value{}, false
 	}
+	return mapValue(fields), true
+}
+
+// smallMapFields converts m into fields gathered in small, on the
+// caller's stack, and copies them to the heap.
+func (c *unstructuredConverter) smallMapFields(small []Field, m map[string]any) (Value, bool) {
+	if !c.mapFields(small, m) {
+		return Value{}, false
+	}
+	fields := c.allocFields(len(small))
+	copy(fields, small)
 	return mapValue(fields), true
 }
 
@@ -597,8 +609,12 @@ func (c *unstructuredConverter) mapFields(fields []Field, m map[string]any) bool
 	return true
 }
 
-// smallMap is the size up to which stringMap sorts on the stack.
-const smallMap = 12
+// smallMap is the size up to which stringMap sorts on the stack;
+// tinyMap that of its smaller stack array.
+const (
+	smallMap = 12
+	tinyMap  = 4
+)
 
 // sortFieldsByName sorts the fields of a map being built; most maps are
 // small, and an insertion sort with the string comparison inline beats the
