@@ -584,13 +584,29 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 }
 
 // smallMapFields converts m into fields gathered in small, on the
-// caller's stack, and copies them to the heap.
+// caller's stack, and copies them to the heap in name order. The order is
+// sorted as indexes, so that the sort moves bytes, not fields.
 func (c *unstructuredConverter) smallMapFields(small []Field, m map[string]any) (Value, bool) {
-	if !c.mapFields(small, m) {
-		return Value{}, false
+	i := 0
+	for k, x := range m {
+		v, ok := c.convert(x)
+		if !ok {
+			return Value{}, false
+		}
+		small[i] = Field{Name: k, Value: v}
+		i++
+	}
+	var order [smallMap]uint8
+	for i := range small {
+		order[i] = uint8(i)
+		for j := i; j > 0 && nameLess(small[i].Name, small[order[j-1]].Name); j-- {
+			order[j], order[j-1] = order[j-1], uint8(i)
+		}
 	}
 	fields := c.allocFields(len(small))
-	copy(fields, small)
+	for i := range fields {
+		fields[i] = small[order[i]]
+	}
 	return mapValue(fields), true
 }
 
