@@ -1218,6 +1218,10 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value, like Value) (Value, b
 	saved := e.fieldArena
 	if p.stringMap {
 		m := rv.Interface().(map[string]string)
+		if len(m) <= smallMap {
+			var small [smallMap]Field
+			return e.smallStringMap(small[:0], m, like)
+		}
 		fields := e.allocFields(len(m))[:0]
 		for k, s := range m {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
@@ -1862,6 +1866,39 @@ func (d *structDecoder) setCustom(p *goPlan, v Value, rv reflect.Value) bool {
 		return true
 	}
 	return d.set(p.base, v, rv)
+}
+
+// smallStringMap converts m, a map[string]string of up to smallMap
+// entries, gathering its fields in small, on the caller's stack, in name
+// order (smallOrder): like itself when they are like's fields,
+// else a map written to the arena once, with like's values where equal.
+func (e *structEncoder) smallStringMap(small []Field, m map[string]string, like Value) (Value, bool) {
+	for k, s := range m {
+		small = append(small, Field{Name: k, Value: NewString(s)})
+	}
+	order := smallOrder(small)
+	lf := like.fields()
+	same := like.kind == Map && len(lf) == len(small)
+	j := 0
+	for i := range small {
+		f := &small[order[i]]
+		var lv Value
+		if lv, j = nextLike(lf, j, f.Name); j < 0 {
+			same, j = false, -j-1
+		} else if lv.kind == String && lv.str() == f.Value.str() {
+			f.Value = lv
+		} else {
+			same = false
+		}
+	}
+	if same {
+		return like, true
+	}
+	fields := e.allocFields(len(small))
+	for i := range fields {
+		fields[i] = small[order[i]]
+	}
+	return mapValue(fields), true
 }
 
 // sortEntries sorts a map's entries by name: by insertion for the few

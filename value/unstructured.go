@@ -584,8 +584,7 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 }
 
 // smallMapFields converts m into fields gathered in small, on the
-// caller's stack, and copies them to the heap in name order. The order is
-// sorted as indexes, so that the sort moves bytes, not fields.
+// caller's stack, and copies them to the heap in name order (smallOrder).
 func (c *unstructuredConverter) smallMapFields(small []Field, m map[string]any) (Value, bool) {
 	i := 0
 	for k, x := range m {
@@ -596,13 +595,7 @@ func (c *unstructuredConverter) smallMapFields(small []Field, m map[string]any) 
 		small[i] = Field{Name: k, Value: v}
 		i++
 	}
-	var order [smallMap]uint8
-	for i := range small {
-		order[i] = uint8(i)
-		for j := i; j > 0 && nameLess(small[i].Name, small[order[j-1]].Name); j-- {
-			order[j], order[j-1] = order[j-1], uint8(i)
-		}
-	}
+	order := smallOrder(small)
 	fields := c.allocFields(len(small))
 	for i := range fields {
 		fields[i] = small[order[i]]
@@ -645,6 +638,18 @@ func sortFieldsByName(fields []Field) {
 			fields[j], fields[j-1] = fields[j-1], fields[j]
 		}
 	}
+}
+
+// smallOrder returns the indexes of fields, at most smallMap of them, in
+// name order, sorted by insertion as bytes: the sort moves no fields.
+func smallOrder(fields []Field) (order [smallMap]uint8) {
+	for i := range fields {
+		order[i] = uint8(i)
+		for j := i; j > 0 && nameLess(fields[i].Name, fields[order[j-1]].Name); j-- {
+			order[j], order[j-1] = order[j-1], uint8(i)
+		}
+	}
+	return order
 }
 
 // nameLess is a < b, deciding by the first bytes inline when they differ
