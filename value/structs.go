@@ -1226,7 +1226,7 @@ func (e *structEncoder) goMap(p *goPlan, rv reflect.Value, like Value) (Value, b
 		for k, s := range m {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
 		}
-		sortFieldsByName(fields)
+		sortFields(fields)
 		j := 0
 		for i := range fields {
 			var lv Value

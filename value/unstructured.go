@@ -563,11 +563,11 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 	if c.ordered {
 		return c.orderedStringMap(m)
 	}
-	// A small map is gathered and sorted on the stack and copied to the
-	// heap once: moving fields around in heap memory costs a write
-	// barrier per move while the collector runs.
-	// (The stack array is cleared on each use: a map of a few entries
-	// clears a few.)
+	// A small map is gathered on the stack, sorted there as indexes, and
+	// written to the heap once, in order: moving fields around in heap
+	// memory costs a write barrier per move while the collector runs. The
+	// stack array is cleared on each use, so a map of a few entries gets
+	// a small one.
 	if len(m) <= tinyMap {
 		var small [tinyMap]Field
 		return c.smallMapFields(small[:len(m)], m)
