@@ -18,6 +18,12 @@ package bench
 // bytes in and out (the decoding and encoding are then part of the
 // timed work on both sides).
 //
+// The map rows have a third side, Unstructured/<object>/<op>/read: reading
+// the same fresh inputs once, every key and value, converting nothing. It
+// is the floor of any field manager that reads its input (apimachinery's
+// reads all of it to validate it), so apimachinery's time over it bounds
+// the ratio any design could reach on that row.
+//
 // Both sides reset the same fields: those the Kubernetes 1.37.2 registry
 // strategies declare for the kinds used here, written out in resetPaths
 // below and checked against the strategies' source in the module cache by
@@ -787,7 +793,8 @@ func benchFresh[T any](b *testing.B, prepare func() T, do func(T) error) {
 	}
 }
 
-// BenchmarkKubeEndToEnd: Form/Object/Operation/{apimachinery,structmerge}.
+// BenchmarkKubeEndToEnd: Form/Object/Operation/{apimachinery,structmerge},
+// and Unstructured/Object/Operation/read, the floor.
 func BenchmarkKubeEndToEnd(b *testing.B) {
 	s := kubeE2E(b)
 	for _, row := range s.rows() {
@@ -803,6 +810,17 @@ func BenchmarkKubeEndToEnd(b *testing.B) {
 			benchFresh(b, func() mapPair { return decodeJSONPair(b, r) }, func(in mapPair) error {
 				_, err := s.smUnstructured(o, r, in)
 				return err
+			})
+		})
+		// The floor: reading the same fresh inputs once, every key and
+		// value, converting nothing; any field manager does at least that.
+		b.Run("Unstructured/"+row+"/read", func(b *testing.B) {
+			benchFresh(b, func() mapPair { return decodeJSONPair(b, r) }, func(in mapPair) error {
+				if in.live != nil {
+					sinkInt += readWalk(in.live)
+				}
+				sinkInt += readWalk(in.body)
+				return nil
 			})
 		})
 	}

@@ -14,7 +14,11 @@
 //
 //	kube layer end to end: geometric mean over N rows: time X.XXx faster, allocations Y.YYx fewer, bytes Z.ZZx fewer
 //
-// and the same mean per form (Unstructured, Struct, JSON). When KubeBoundary rows
+// and the same mean per form (Unstructured, Struct, JSON). When end to end
+// rows were run with a third side, .../read (reading the same fresh inputs
+// once, converting nothing: the floor of any field manager), a table of
+// each side's time over the read's follows, with what the row's target
+// (5x, 10x for Reapply) leaves for the whole request, in reads. When KubeBoundary rows
 // were run, a table of structmerge's time over the walk's ("x the limit",
 // lower is better, the target within 3x) and the allocations and bytes of
 // both follows. Neither kind of kube row enters the SMD means below, and
@@ -133,6 +137,9 @@ type measure struct {
 type row struct {
 	name      string
 	ref, smrg measure
+	// floor is the read of the same inputs (.../read), when a
+	// KubeEndToEnd row has one.
+	floor measure
 	// procs is the GOMAXPROCS the benchmarks ran with (the -N suffix of
 	// their names; none means 1).
 	procs int
@@ -174,6 +181,10 @@ var families = []family{
 	{e2ePrefix, "apimachinery"}, // apimachinery's field manager, the API server's
 	{boundaryPrefix, "walk"},    // a plain recursive walk of the same map tree or struct, the limit
 }
+
+// floorSide is the third side of some KubeEndToEnd rows: reading the same
+// fresh inputs once, converting nothing, the floor of any field manager.
+const floorSide = "read"
 
 // refSide is the name of the reference side of the benchmark name (without
 // its side): smd, or that of the family name belongs to.
@@ -221,6 +232,11 @@ func parse(data []byte) []row {
 			ms = &r.ref
 		case "structmerge":
 			ms = &r.smrg
+		case floorSide:
+			if !strings.HasPrefix(name, e2ePrefix) {
+				continue
+			}
+			ms = &r.floor
 		default:
 			continue
 		}
@@ -329,6 +345,7 @@ func report(w io.Writer, rows []row) {
 	cw := &countingWriter{w: w}
 	w = cw
 	printEndToEnd(w, e2e)
+	printFloor(w, e2e)
 	if len(boundary) > 0 && cw.n > 0 {
 		fmt.Fprintln(w)
 	}
@@ -397,6 +414,65 @@ func printEndToEnd(w io.Writer, rows []row) {
 			fmt.Fprintf(w, "  %s (%s): geometric mean over %d rows: %s\n", f.name, f.what, len(in), geomeanOf(in))
 		}
 	}
+}
+
+// e2eTarget is the time ratio the end to end rows are to reach,
+// reapplyTarget that of re-applying with no change.
+const (
+	e2eTarget     = 5.0
+	reapplyTarget = 10.0
+)
+
+// targetOf is the time ratio the end to end row name is to reach.
+func targetOf(name string) float64 {
+	if strings.HasSuffix(name, "/Reapply") {
+		return reapplyTarget
+	}
+	return e2eTarget
+}
+
+// printFloor prints, for the end to end rows that have a read of their
+// inputs, each side's time over the read's, and the time the row's target
+// leaves for the whole request in reads: apimachinery's over the target.
+func printFloor(w io.Writer, rows []row) {
+	var in []row
+	for _, r := range rows {
+		if len(r.floor.ns) > 0 {
+			in = append(in, r)
+		}
+	}
+	if len(in) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "kube layer floor (in no mean): reading the request's fresh input maps once, every key and value, converting nothing, "+
+		"the least a field manager that reads its input does;\n"+
+		"x the read is a time over the read's: apimachinery's bounds the time ratio any such design can reach; "+
+		"the target's is apimachinery's over the row's target ratio (%gx, %gx for Reapply), what the target leaves for the whole request\n",
+		e2eTarget, reapplyTarget)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "benchmark\tread time\tapimachinery x the read\tstructmerge x the read\ttarget x the read\t")
+	type left struct {
+		name string
+		x    float64
+	}
+	var lefts []left
+	logSM := 0.0
+	for _, r := range in {
+		ft, at, mt := median(r.floor.ns), median(r.ref.ns), median(r.smrg.ns)
+		tx := at / targetOf(r.name) / ft
+		lefts = append(lefts, left{r.name, tx})
+		logSM += math.Log(mt / ft)
+		fmt.Fprintf(tw, "%s\t%s\t%.1fx\t%.1fx\t%.2fx\t\n", r.name, duration(ft), at/ft, mt/ft, tx)
+	}
+	tw.Flush()
+	sort.SliceStable(lefts, func(i, j int) bool { return lefts[i].x < lefts[j].x })
+	var least []string
+	for _, l := range lefts[:min(3, len(lefts))] {
+		least = append(least, fmt.Sprintf("%s (%.2fx)", l.name, l.x))
+	}
+	fmt.Fprintf(w, "structmerge x the read: geometric mean over %d rows %.2fx; the targets leave the least on %s\n",
+		len(in), math.Exp(logSM/float64(len(in))), strings.Join(least, ", "))
 }
 
 // boundaryTarget is the target for the boundary rows: structmerge

@@ -300,6 +300,9 @@ func squeeze(s string) string {
 //	JSON/Pod/Reapply            8x    10x  3x
 //	JSON/Endpoints/Reapply      2x    structmerge allocates nothing
 //
+// The two Unstructured rows have a read of their inputs (the floor): 20
+// µs for Create, 30 µs for Reapply.
+//
 // JSON/Node/Create ran on apimachinery only, and a .../smd line in the
 // family is not its reference side: neither is a row. Structmerge over the
 // walk, per boundary row: FromUnstructured/Pod 2x (the walk allocates
@@ -312,6 +315,8 @@ BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/apimachinery-2  	       5	  13000
 BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/structmerge-2   	       5	   100000 ns/op	  100000 B/op	     500 allocs/op
 BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/apimachinery-2  	       5	  1200000 ns/op	  300000 B/op	    5000 allocs/op
 BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/structmerge-2   	       5	   100000 ns/op	  100000 B/op	     500 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Create/read-2           	       5	    20000 ns/op	       0 B/op	       0 allocs/op
+BenchmarkKubeEndToEnd/Unstructured/Pod/Reapply/read-2          	       5	    30000 ns/op	       0 B/op	       0 allocs/op
 BenchmarkKubeEndToEnd/JSON/Pod/Create/apimachinery-2           	       5	   300000 ns/op	  100000 B/op	    2000 allocs/op
 BenchmarkKubeEndToEnd/JSON/Pod/Create/structmerge-2            	       5	   400000 ns/op	   25000 B/op	     100 allocs/op
 BenchmarkKubeEndToEnd/JSON/Pod/Create/smd-2                    	       5	        1 ns/op	       1 B/op	       1 allocs/op
@@ -367,6 +372,52 @@ func TestParseKube(t *testing.T) {
 	}
 }
 
+// TestReportKubeFloor checks the floor table: each side's time over the
+// read's, and what the target leaves, in reads.
+func TestReportKubeFloor(t *testing.T) {
+	rows := parse([]byte(cannedKube))
+	for _, r := range rows {
+		want := 0
+		if r.name == "KubeEndToEnd/Unstructured/Pod/Create" || r.name == "KubeEndToEnd/Unstructured/Pod/Reapply" {
+			want = 1
+		}
+		if len(r.floor.ns) != want {
+			t.Errorf("%s: %d reads, want %d", r.name, len(r.floor.ns), want)
+		}
+	}
+	var b strings.Builder
+	report(&b, rows)
+	out := squeeze(b.String())
+	// Create: apimachinery 300 µs, structmerge 100 µs over a 20 µs read;
+	// the 5x target leaves 60 µs, 3 reads. Reapply: 1.2 ms (the median)
+	// and 100 µs over 30 µs; the 10x target leaves 120 µs, 4 reads.
+	// structmerge's mean: (5 * 3.33)^(1/2) = 4.08.
+	for _, want := range []string{
+		"kube layer floor (in no mean)",
+		"benchmark read time apimachinery x the read structmerge x the read target x the read",
+		"KubeEndToEnd/Unstructured/Pod/Create 20.0 µs 15.0x 5.0x 3.00x",
+		"KubeEndToEnd/Unstructured/Pod/Reapply 30.0 µs 40.0x 3.3x 4.00x",
+		"structmerge x the read: geometric mean over 2 rows 4.08x; the targets leave the least on " +
+			"KubeEndToEnd/Unstructured/Pod/Create (3.00x), KubeEndToEnd/Unstructured/Pod/Reapply (4.00x)",
+	} {
+		if !strings.Contains(out, squeeze(want)) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+	// A read outside the end to end rows is no side, and without reads
+	// there is no floor table.
+	other := "BenchmarkOperations/Pod/Create/smd 5 10 ns/op\nBenchmarkOperations/Pod/Create/structmerge 5 10 ns/op\n" +
+		"BenchmarkOperations/Pod/Create/read 5 10 ns/op\n"
+	if rows := parse([]byte(other)); len(rows) != 1 || len(rows[0].floor.ns) != 0 {
+		t.Errorf("a read paired outside KubeEndToEnd: %+v", rows)
+	}
+	b.Reset()
+	report(&b, parse([]byte(strings.ReplaceAll(cannedKube, "/read-2", "/other-2"))))
+	if strings.Contains(b.String(), "kube layer floor") {
+		t.Errorf("a floor table without reads:\n%s", b.String())
+	}
+}
+
 func TestReportKube(t *testing.T) {
 	var b strings.Builder
 	report(&b, parse([]byte(canned+cannedKube)))
@@ -416,9 +467,10 @@ func TestReportKube(t *testing.T) {
 	if len(heads) != 1 || heads[0] != kubeHeadline {
 		t.Errorf("headline lines %q, want exactly %q", heads, kubeHeadline)
 	}
-	// Order: the end to end table first, then the boundary, then SMD.
+	// Order: the end to end table first, then the floor, the boundary, then SMD.
 	order := []string{
 		"kube layer end to end (not in the SMD means)", "KubeEndToEnd/JSON/Pod/Create ", kubeHeadline,
+		"kube layer floor", "structmerge x the read: geometric mean",
 		"kube layer boundary", "KubeBoundary/FromUnstructured/Pod ",
 		"like-for-like rows (in the means)", "Operations/Pod/Create ", "geometric mean over all 11 like-for-like rows",
 	}
