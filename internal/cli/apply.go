@@ -253,6 +253,10 @@ func newApply() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if len(res) == 0 {
+				// kubectl's words for files that hold no object.
+				return badf("no objects passed to apply")
+			}
 			var objs []value.Value
 			conflicts := false
 			for _, a := range res {
