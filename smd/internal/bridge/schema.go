@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/json"
 	"fmt"
 
 	coreschema "github.com/structmerge/structmerge/schema"
@@ -188,7 +189,7 @@ func atom(a schema.Atom) (coreschema.Atom, error) {
 			if err != nil {
 				return out, fmt.Errorf("field %q: %w", f.Name, err)
 			}
-			def, err := corevalue.FromUnstructured(f.Default)
+			def, err := defaultValue(f.Default)
 			if err != nil {
 				return out, fmt.Errorf("field %q: default: %w", f.Name, err)
 			}
@@ -207,6 +208,25 @@ func atom(a schema.Atom) (coreschema.Atom, error) {
 		out.Map = m
 	}
 	return out, nil
+}
+
+// defaultValue converts a field's Default to a value. A schema read from
+// JSON or YAML holds plain data, which converts as it is. A schema built
+// from Go code (kube-openapi's definitions compiled into an API server)
+// may hold a Go value of a named type (a v1.Protocol, a pointer, a slice
+// or map of them, a struct): such a default is the value its JSON form
+// gives, as if the schema had been read from the OpenAPI document that
+// form is written to. A default with no JSON form is an error.
+func defaultValue(d any) (corevalue.Value, error) {
+	v, err := corevalue.FromUnstructured(d)
+	if err == nil {
+		return v, nil
+	}
+	b, jerr := json.Marshal(d)
+	if jerr != nil {
+		return corevalue.Value{}, fmt.Errorf("%w (and it has no JSON form: %v)", err, jerr)
+	}
+	return corevalue.FromJSON(b)
 }
 
 func typeRef(r schema.TypeRef) (coreschema.TypeRef, error) {
