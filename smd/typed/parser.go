@@ -2,7 +2,9 @@ package typed
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	coreschema "github.com/structmerge/structmerge/schema"
@@ -126,7 +128,9 @@ func (p ParseableType) FromUnstructured(in interface{}, opts ...ValidationOption
 // The value holds the object in the engine's form only, made from its
 // JSON encoding (encoding/json's own per-type cache does the reflection;
 // this module keeps none); AsValue is a view of that form. Types that
-// convert themselves to unstructured data do so.
+// convert themselves to unstructured data do so. As in SMD, an object
+// whose own MarshalJSON fails is an error, and one a part of which fails
+// to marshal itself panics with that part's error.
 func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions) (*TypedValue, error) {
 	switch in.(type) {
 	case value.UnstructuredConverter, value.UnstructuredConverterWithError:
@@ -141,6 +145,20 @@ func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions)
 	// again); the text ends in the Encoder's newline, which decoding skips.
 	var sb strings.Builder
 	if err := json.NewEncoder(&sb).Encode(in); err != nil {
+		var me *json.MarshalerError
+		if errors.As(err, &me) {
+			if !isRootType(me.Type, in) {
+				// SMD converts the parts of a Go object that convert
+				// themselves (MarshalJSON) as its walk reaches them, and
+				// panics with the error of one that fails. The API server
+				// relies on that panic to refuse the request with an
+				// internal error (Kubernetes'
+				// TestRequestObjectConvertibleToUnstructured): the field
+				// manager logs and ignores errors, but not panics.
+				panic(me.Unwrap())
+			}
+			return nil, fmt.Errorf("error creating struct value reflector: %v", me.Unwrap())
+		}
 		return nil, fmt.Errorf("error creating struct value reflector: value: %v", err)
 	}
 	text := sb.String()
@@ -153,6 +171,12 @@ func (p ParseableType) FromStructured(in interface{}, opts ...ValidationOptions)
 		return nil, schemaError(terr)
 	}
 	return typedCore(&TypedValue{typeRef: p.TypeRef, schema: p.Schema, fromCore: true, text: text}, cv, t, true, opts)
+}
+
+// isRootType reports whether t is the type of in, or of what in points to.
+func isRootType(t reflect.Type, in interface{}) bool {
+	rt := reflect.TypeOf(in)
+	return t == rt || (rt != nil && rt.Kind() == reflect.Pointer && t == rt.Elem())
 }
 
 // compiled returns the compiled type (or why there is none): the

@@ -2,6 +2,7 @@ package typed_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +132,50 @@ func TestFromStructured(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "error creating struct value reflector: value: json: unsupported type: chan int") {
 		t.Errorf("a channel: %v", err)
 	}
+}
+
+// selfMarshaler marshals itself, or fails to.
+type selfMarshaler struct{ fail bool }
+
+func (m selfMarshaler) MarshalJSON() ([]byte, error) {
+	if m.fail {
+		return nil, errSelfMarshal
+	}
+	return []byte(`"ok"`), nil
+}
+
+var errSelfMarshal = errors.New("cannot convert this part")
+
+// TestFromStructuredMarshalErrors: as in SMD, an object whose own
+// MarshalJSON fails is an error with SMD's text, and an object a part of
+// which fails to marshal itself panics with that part's error (the API
+// server turns the panic into an internal error; Kubernetes'
+// TestRequestObjectConvertibleToUnstructured requires it).
+func TestFromStructuredMarshalErrors(t *testing.T) {
+	pt := typed.DeducedParseableType
+	type holder struct {
+		Name string        `json:"name"`
+		Data selfMarshaler `json:"data"`
+	}
+	if _, err := pt.FromStructured(&holder{Name: "a"}); err != nil {
+		t.Fatalf("a part that marshals: %v", err)
+	}
+	for _, root := range []interface{}{&selfMarshaler{fail: true}} {
+		_, err := pt.FromStructured(root)
+		if err == nil || err.Error() != "error creating struct value reflector: cannot convert this part" {
+			t.Errorf("a root of type %T that fails to marshal: err = %v", root, err)
+		}
+	}
+	func() {
+		defer func() {
+			r := recover()
+			if err, ok := r.(error); !ok || !errors.Is(err, errSelfMarshal) {
+				t.Errorf("a part that fails to marshal: recovered %v, want a panic with its error", r)
+			}
+		}()
+		_, err := pt.FromStructured(&holder{Name: "a", Data: selfMarshaler{fail: true}})
+		t.Errorf("a part that fails to marshal: no panic (err = %v)", err)
+	}()
 }
 
 // TestCompareEqualObjects: two typed values of equal Go objects (equal
