@@ -38,6 +38,8 @@
 # Environment:
 #   KUBE_APISERVER_VERSION   the Kubernetes release (default v1.37.2)
 #   KUBE_APISERVER_TIMEOUT   seconds to wait for /readyz (default 180)
+#   KUBE_APISERVER_ARGS      more flags for kube-apiserver, split on spaces
+#                            (later flags win: --profiling=true)
 #   KUBE_APISERVER_PKI       openssl (the default when it is on the PATH)
 #                            or go (scripts/kube-apiserver-pki.go)
 #   STRUCTMERGE_CACHE        see scripts/control-plane.sh
@@ -263,6 +265,7 @@ kube_apiserver_start() {
 		--disable-admission-plugins=ServiceAccount \
 		--endpoint-reconciler-type=none \
 		--profiling=false \
+		${KUBE_APISERVER_ARGS:-} \
 		</dev/null >"$dir/kube-apiserver.log" 2>&1 &
 	echo $! >"$dir/kube-apiserver.pid"
 
