@@ -81,22 +81,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	pkgMin := map[string]int{}
 	if *minFile != "" {
-		data, err := os.ReadFile(*minFile)
+		rows, err := readTable(*minFile)
 		if err != nil {
 			fmt.Fprintln(stderr, "suitecount:", err)
 			return 2
 		}
-		for i, line := range strings.Split(string(data), "\n") {
-			f := strings.Fields(line)
-			if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-				continue
-			}
-			n, err := strconv.Atoi(f[len(f)-1])
-			if len(f) != 2 || err != nil || n < 0 {
-				fmt.Fprintf(stderr, "suitecount: %s:%d: want \"<package> <minimum>\", got %q\n", *minFile, i+1, line)
+		for _, r := range rows {
+			n, err := strconv.Atoi(r.fields[len(r.fields)-1])
+			if len(r.fields) != 2 || err != nil || n < 0 {
+				fmt.Fprintf(stderr, "suitecount: %s:%d: want \"<package> <minimum>\", got %q\n", *minFile, r.line, strings.Join(r.fields, " "))
 				return 2
 			}
-			pkgMin[f[0]] = n
+			pkgMin[r.fields[0]] = n
 		}
 	}
 	if fs.NArg() > 0 {
@@ -105,15 +101,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	known := map[string]bool{}
 	if *knownFile != "" {
-		data, err := os.ReadFile(*knownFile)
+		rows, err := readTable(*knownFile)
 		if err != nil {
 			fmt.Fprintln(stderr, "suitecount:", err)
 			return 2
 		}
-		for _, line := range strings.Split(string(data), "\n") {
-			f := strings.Fields(line)
-			if len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
-				known[f[0]+" "+f[1]] = true
+		for _, r := range rows {
+			if len(r.fields) >= 2 {
+				known[r.fields[0]+" "+r.fields[1]] = true
 			}
 		}
 	}
@@ -242,12 +237,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, t := range unreported {
 			fmt.Fprintf(stdout, "  NO RESULT %s\n", t)
 		}
-		total.pass += c.pass
-		total.fail += c.fail
-		total.known += c.known
-		total.skip += c.skip
-		total.topPass += c.topPass
-		total.topFail += c.topFail
+		total.add(c)
 		anyFail = anyFail || c.pkgFailed || c.testFails > 0
 	}
 	fmt.Fprintf(stdout, "total      %d passed, %d failed, %d known deviations, %d skipped (top-level tests: %d passed, %d failed)\n",
@@ -271,6 +261,39 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// add adds c's counts of results to t's.
+func (t *pkgCounts) add(c *pkgCounts) {
+	t.pass += c.pass
+	t.fail += c.fail
+	t.known += c.known
+	t.skip += c.skip
+	t.topPass += c.topPass
+	t.topFail += c.topFail
+}
+
+// row is a line of a table file: its number and its fields.
+type row struct {
+	line   int
+	fields []string
+}
+
+// readTable reads a file of whitespace-separated fields, leaving out blank
+// lines and lines that start with '#'.
+func readTable(path string) ([]row, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	for i, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			rows = append(rows, row{line: i + 1, fields: f})
+		}
+	}
+	return rows, nil
 }
 
 // knownParent reports whether an ancestor of a subtest name is listed, so
