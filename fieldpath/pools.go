@@ -6,7 +6,8 @@ import (
 	"github.com/structmerge/structmerge/value"
 )
 
-// This file holds the package's pools (DESIGN.md, rule 4): scratch memory
+// This file holds the package's pools (the only file that may, as doc.go
+// says; .ci/run checks it): scratch memory
 // of one call, taken at its start and given back, cleared, at its end.
 // Nothing in them is reachable from a result (TestMarshalResultsAreOwn; a
 // parsed set lives in the decoder's own arenas).

@@ -51,7 +51,7 @@ func newRoot() *cobra.Command {
 func newScenario() *cobra.Command {
 	sc := &cobra.Command{
 		Use:   "scenario",
-		Short: "Run scenario files (see SCENARIOS.md)",
+		Short: "Run scenario files (format: docs/scenarios.md)",
 	}
 	run := &cobra.Command{
 		Use:   "run FILE|DIR...",

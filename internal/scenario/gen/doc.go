@@ -2,7 +2,7 @@
 // engine's fuzz targets and the conformance module's differential tests
 // (it needs no reference engine): schemas in the structured-merge-diff
 // schema format, objects that fit them, configurations derived from those
-// objects, and scenario files (SCENARIOS.md) that replay a case.
+// objects, and scenario files (docs/scenarios.md) that replay a case.
 //
 //   - Generate draws a Schema: named struct types whose fields cover every
 //     relationship the engines treat differently (scalars, atomic and

@@ -11,7 +11,7 @@ import (
 	"github.com/structmerge/structmerge/internal/scenario"
 )
 
-// Scenario is a case written as a scenario file (SCENARIOS.md, structured
+// Scenario is a case written as a scenario file (docs/scenarios.md, structured
 // flavour).
 type Scenario struct {
 	Description string
