@@ -106,16 +106,17 @@ k8s_tree() {
 		rm -rf "$dir/vendor" "$dir/go.work" "$dir/go.work.sum"
 		# Only the staging modules the tree requires get a version (some of
 		# the others, the samples, are not published).
-		local edits=() name
+		local edits=() name required
+		required="$(cd "$dir" && go mod edit -json)" || return 1
 		while read -r name; do
 			edits+=(-dropreplace "$name")
-			if (cd "$dir" && go mod edit -json) | grep -q "\"Path\": \"$name\","; then
+			# A require entry is "Path": "...", followed by its version.
+			if grep -q "\"Path\": \"$name\"," <<<"$required"; then
 				edits+=(-require "$name@$staging")
 			fi
 		done < <(awk '$2 == "=>" && $3 ~ /^\.\/staging\/src\// { print $1 }' "$dir/go.mod")
 		(cd "$dir" && go mod edit "${edits[@]}") || return 1
-		# The published staging modules' checksums, from their own go.sum files
-		# (the tree's go.sum has their dependencies already).
+		# The drop-in and the engine, with their dependencies' checksums.
 		if [ "$engine" = adapter ]; then
 			(cd "$dir" && go mod edit \
 				-replace "sigs.k8s.io/structured-merge-diff/v6=$cp_repo/smd" \
