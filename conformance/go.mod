@@ -16,6 +16,15 @@ require (
 )
 
 require (
+	github.com/distribution/reference v0.6.0 // indirect
+	github.com/opencontainers/go-digest v1.0.0 // indirect
+	github.com/robfig/cron/v3 v3.0.1 // indirect
+	k8s.io/component-helpers v0.0.0 // indirect
+	k8s.io/controller-manager v0.0.0 // indirect
+	k8s.io/kubernetes v1.37.2 // indirect
+)
+
+require (
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -81,7 +90,7 @@ require (
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/api v0.37.2
+	k8s.io/api v0.37.2 // indirect
 	k8s.io/apiserver v0.37.2 // indirect
 	k8s.io/component-base v0.37.2 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
@@ -93,3 +102,69 @@ require (
 )
 
 replace github.com/structmerge/structmerge => ../
+
+// k8s.io/kubernetes requires its staging modules (k8s.io/api and the
+// others) at v0.0.0 and replaces them with directories of its own
+// repository; the module imports kube/defaulting, which imports its API groups, so here they are
+// their published releases of Kubernetes 1.37.2.
+replace k8s.io/api => k8s.io/api v0.37.2
+
+replace k8s.io/apiextensions-apiserver => k8s.io/apiextensions-apiserver v0.37.2
+
+replace k8s.io/apimachinery => k8s.io/apimachinery v0.37.2
+
+replace k8s.io/apiserver => k8s.io/apiserver v0.37.2
+
+replace k8s.io/cli-runtime => k8s.io/cli-runtime v0.37.2
+
+replace k8s.io/client-go => k8s.io/client-go v0.37.2
+
+replace k8s.io/cloud-provider => k8s.io/cloud-provider v0.37.2
+
+replace k8s.io/cluster-bootstrap => k8s.io/cluster-bootstrap v0.37.2
+
+replace k8s.io/code-generator => k8s.io/code-generator v0.37.2
+
+replace k8s.io/component-base => k8s.io/component-base v0.37.2
+
+replace k8s.io/component-helpers => k8s.io/component-helpers v0.37.2
+
+replace k8s.io/controller-manager => k8s.io/controller-manager v0.37.2
+
+replace k8s.io/cri-api => k8s.io/cri-api v0.37.2
+
+replace k8s.io/cri-client => k8s.io/cri-client v0.37.2
+
+replace k8s.io/cri-streaming => k8s.io/cri-streaming v0.37.2
+
+replace k8s.io/csi-translation-lib => k8s.io/csi-translation-lib v0.37.2
+
+replace k8s.io/dynamic-resource-allocation => k8s.io/dynamic-resource-allocation v0.37.2
+
+replace k8s.io/endpointslice => k8s.io/endpointslice v0.37.2
+
+replace k8s.io/externaljwt => k8s.io/externaljwt v0.37.2
+
+replace k8s.io/kms => k8s.io/kms v0.37.2
+
+replace k8s.io/kube-aggregator => k8s.io/kube-aggregator v0.37.2
+
+replace k8s.io/kube-controller-manager => k8s.io/kube-controller-manager v0.37.2
+
+replace k8s.io/kube-proxy => k8s.io/kube-proxy v0.37.2
+
+replace k8s.io/kube-scheduler => k8s.io/kube-scheduler v0.37.2
+
+replace k8s.io/kubectl => k8s.io/kubectl v0.37.2
+
+replace k8s.io/kubelet => k8s.io/kubelet v0.37.2
+
+replace k8s.io/metrics => k8s.io/metrics v0.37.2
+
+replace k8s.io/mount-utils => k8s.io/mount-utils v0.37.2
+
+replace k8s.io/pod-security-admission => k8s.io/pod-security-admission v0.37.2
+
+replace k8s.io/sample-apiserver => k8s.io/sample-apiserver v0.37.2
+
+replace k8s.io/streaming => k8s.io/streaming v0.37.2

@@ -1,6 +1,6 @@
 module sigs.k8s.io/structured-merge-diff/v6
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/structmerge/structmerge v0.0.0

@@ -79,7 +79,7 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := t.manager(at)
+	srv, err := t.server(at)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,7 +122,12 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 			}
 			a.live, a.liveObj = l.Value, l
 		}
-		res, err := m.Apply(a.live, o.Value, f.fieldManager, opts...)
+		// The live object as the API server's storage reads it:
+		// defaulted, as diff shows it.
+		if a.live, err = srv.Read(a.live); err != nil {
+			return nil, nil, badf("%s: %s: %v", a.liveObj.where(), a.liveObj.resource(), err)
+		}
+		res, err := srv.Apply(a.live, o.Value, f.fieldManager, opts...)
 		var ce *kube.ConflictError
 		switch {
 		case errors.As(err, &ce):
@@ -130,7 +135,7 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		case err != nil:
 			return nil, nil, fieldManagerError(a, err)
 		default:
-			a.result = t.resetValues(res, a.live, f.subresource)
+			a.result = res
 		}
 		out = append(out, a)
 	}

@@ -92,7 +92,7 @@ func generateLive(t *testing.T, writes []exampleWrite) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := ty.manager(at)
+		m, err := ty.server(at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func generateLive(t *testing.T, writes []exampleWrite) []byte {
 		if err != nil {
 			t.Fatalf("%s by %s: %v", w.op, w.manager, err)
 		}
-		live = serverMetadata(ty.resetValues(res, live, w.subresource), i, writes[0].at)
+		live = serverMetadata(res, i, writes[0].at)
 	}
 	return value.ToYAML(live)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/defaulting"
 	"github.com/structmerge/structmerge/openapi"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
@@ -124,6 +126,21 @@ func (f *inputFlags) types() (*types, error) {
 		t.resolver = kube.ChainResolvers(r, t.resolver)
 	}
 	return t, nil
+}
+
+// builtinDefaults is Kubernetes' own defaulting of the built-in kinds,
+// built once (installing every API group's scheme takes a few
+// milliseconds).
+var builtinDefaults = sync.OnceValue(defaulting.Builtin)
+
+// server returns what the commands write with: the field manager with the
+// API server's defaulting and storage around it.
+func (t *types) server(at time.Time) (*kube.Server, error) {
+	m, err := t.manager(at)
+	if err != nil {
+		return nil, err
+	}
+	return kube.NewServer(m, builtinDefaults())
 }
 
 func (t *types) manager(at time.Time) (*kube.FieldManager, error) {

@@ -1,0 +1,155 @@
+package kube_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/value"
+)
+
+// replicasDefaulter sets a Deployment's spec.replicas to 1 when it has
+// none, as Kubernetes' defaulting does (the real one is package
+// kube/defaulting; this one keeps the test to package kube).
+var replicasDefaulter = kube.DefaulterFunc(func(obj value.Value) (value.Value, error) {
+	if kube.GVKOf(obj).Kind != "Deployment" {
+		return obj, nil
+	}
+	spec, _ := obj.Get("spec")
+	if spec.Kind() == value.Map && spec.Has("replicas") {
+		return obj, nil
+	}
+	var fs []value.Field
+	if spec.Kind() == value.Map {
+		fs = append(fs, spec.Fields()...)
+	}
+	fs = append(fs, value.Field{Name: "replicas", Value: value.NewInt(1)})
+	var out []value.Field
+	for _, f := range obj.Fields() {
+		if f.Name != "spec" {
+			out = append(out, f)
+		}
+	}
+	return value.NewMap(append(out, value.Field{Name: "spec", Value: value.NewMap(fs)})), nil
+})
+
+func newServer(t *testing.T, d kube.Defaulter) *kube.Server {
+	t.Helper()
+	s, err := kube.NewServer(newManager(t), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+const serverDeployment = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+status: {replicas: 7}
+`
+
+func replicas(t *testing.T, obj value.Value) string {
+	t.Helper()
+	spec, _ := obj.Get("spec")
+	r, ok := spec.Get("replicas")
+	if !ok {
+		return "none"
+	}
+	return string(value.ToJSON(r))
+}
+
+func TestServerApplyDefaultsAfterTheFieldManager(t *testing.T) {
+	s := newServer(t, replicasDefaulter)
+	obj, err := s.Apply(value.Value{}, yv(t, serverDeployment), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replicas(t, obj); got != "1" {
+		t.Errorf("replicas after create: %s, want the default 1", got)
+	}
+	// The applier does not own the default, and the create dropped the
+	// status (the registry resets it on the main resource).
+	if f := fieldsOf(t, entriesOf(t, obj), "kubectl"); strings.Contains(f, "f:replicas") || strings.Contains(f, "f:status") {
+		t.Errorf("kubectl owns %s", f)
+	}
+	if obj.Has("status") {
+		t.Errorf("the create kept the status: %s", value.ToJSON(obj))
+	}
+	// Without the defaulter, the field manager alone sets no replicas.
+	plain, err := newServer(t, nil).Apply(value.Value{}, yv(t, serverDeployment), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replicas(t, plain); got != "none" {
+		t.Errorf("replicas without a defaulter: %s", got)
+	}
+
+	// An applier that stops setting replicas it owned: the field goes,
+	// and the default comes back.
+	withReplicas := strings.Replace(serverDeployment, "spec:\n  selector", "spec:\n  replicas: 3\n  selector", 1)
+	obj, err = s.Apply(obj, yv(t, withReplicas), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replicas(t, obj); got != "3" {
+		t.Fatalf("replicas: %s, want 3", got)
+	}
+	obj, err = s.Apply(obj, yv(t, serverDeployment), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replicas(t, obj); got != "1" {
+		t.Errorf("replicas after the applier dropped them: %s, want the default 1", got)
+	}
+}
+
+func TestServerUpdateOwnsTheDefaults(t *testing.T) {
+	s := newServer(t, replicasDefaulter)
+	obj, err := s.Update(value.Value{}, yv(t, serverDeployment), "kubectl-create")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := fieldsOf(t, entriesOf(t, obj), "kubectl-create"); !strings.Contains(f, `"f:replicas"`) {
+		t.Errorf("an update's body is defaulted before the field manager: the creator owns replicas, got %s", f)
+	}
+}
+
+func TestServerReadsLiveDefaulted(t *testing.T) {
+	s := newServer(t, replicasDefaulter)
+	live, err := newServer(t, nil).Apply(value.Value{}, yv(t, serverDeployment), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replicas(t, live); got != "none" {
+		t.Fatalf("replicas: %s", got)
+	}
+	read, err := s.Read(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replicas(t, read); got != "1" {
+		t.Errorf("read: replicas %s, want 1", got)
+	}
+	if r, _ := s.Read(value.Value{}); !r.IsNull() {
+		t.Errorf("read of null: %s", value.ToJSON(r))
+	}
+}
+
+func TestServerDefaulterErrors(t *testing.T) {
+	boom := errors.New("boom")
+	s := newServer(t, kube.ChainDefaulters(nil, replicasDefaulter, kube.DefaulterFunc(func(value.Value) (value.Value, error) { return value.Value{}, boom })))
+	_, err := s.Apply(value.Value{}, yv(t, serverDeployment), "kubectl")
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "Deployment default/web") {
+		t.Errorf("error: %v", err)
+	}
+	if _, err := kube.NewServer(nil, nil); err == nil {
+		t.Error("NewServer(nil) did not fail")
+	}
+}
