@@ -139,6 +139,13 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		}
 		out = append(out, a)
 	}
+	var created []object
+	for _, a := range out {
+		if a.live.IsNull() {
+			created = append(created, a.manifest)
+		}
+	}
+	warnBeyondOffline(cmd.ErrOrStderr(), created)
 	return out, t, nil
 }
 
