@@ -17,6 +17,15 @@
 //	obj, err = m.Update(obj, edited, "my-controller")          // create, update, patch
 //	obj, err = m.Update(obj, scale, "hpa", kube.Subresource("scale"))
 //
+// A Server (NewServer) adds what the API server's request path does around
+// its field manager: defaulting (a Defaulter; package kube/defaulting has
+// Kubernetes' own for the built-in kinds) of the live object, of an
+// update's body before the field manager and of an apply's result after
+// it, and the storage's reset of the fields the kind resets:
+//
+//	s, _ := kube.NewServer(m, defaulting.Builtin())
+//	obj, err := s.Apply(live, manifest, "kubectl")             // as the server stores it
+//
 // A null live object stands for one that does not exist yet. An update's
 // object converted like the live one (value.FromJSONLike,
 // FromUnstructuredLike, StructCodec.FromStructLike or FromStructFrom)
