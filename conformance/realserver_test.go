@@ -290,7 +290,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		if err != nil {
 			return nil, err
 		}
-		return kube.NewServer(fm, d)
+		return kube.NewServer(fm, d, kube.WithGeneration(setup.Generation))
 	}
 	place := func(obj map[string]any) (map[string]any, *unstructured.Unstructured, error) {
 		out := cloneJSON(obj)

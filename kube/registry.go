@@ -202,3 +202,52 @@ func ResetValues(obj, live value.Value, fields *fieldpath.Set) value.Value {
 	}
 	return obj
 }
+
+// registryGeneration is how the main strategy of a kind moves
+// metadata.generation (see RegistryGeneration).
+type registryGeneration struct {
+	group, kind string
+	onCreate    bool
+	compared    [][]string
+}
+
+// GenerationRule is how a kind's registry moves metadata.generation.
+type GenerationRule struct {
+	// OnCreate: a create sets the generation to 1.
+	OnCreate bool
+	// Compared are the fields whose change, on an update of the main
+	// resource (or of its scale), adds 1 to the generation. An empty path
+	// stands for the whole object but its metadata. Every update keeps
+	// the live generation otherwise, whatever the request says.
+	Compared []fieldpath.Path
+}
+
+// GenerationFunc returns the GenerationRule of a kind, and false for a
+// kind whose registry leaves the generation alone (an update still keeps
+// the live one).
+type GenerationFunc func(gvk GroupVersionKind) (GenerationRule, bool)
+
+// RegistryGeneration returns how the main strategy of a built-in kind
+// moves metadata.generation, as its PrepareForCreate and PrepareForUpdate
+// in the source of Kubernetes 1.37 do it (registry_generated.go). Kinds
+// whose strategies do not touch it (ConfigMap, Service, ...) give false.
+func RegistryGeneration(gvk GroupVersionKind) (GenerationRule, bool) {
+	for i := range registryGenerations {
+		r := &registryGenerations[i]
+		if r.group != gvk.Group || r.kind != gvk.Kind {
+			continue
+		}
+		rule := GenerationRule{OnCreate: r.onCreate}
+		for _, p := range r.compared {
+			rule.Compared = append(rule.Compared, path(p...))
+		}
+		return rule, true
+	}
+	return GenerationRule{}, false
+}
+
+// CustomResourceGeneration is how apiextensions-apiserver moves the
+// generation of a custom resource: 1 on create, one more on an update of
+// the main resource that changes anything but the metadata (the status
+// too, unless the CRD has a status subresource, whose reset keeps it).
+var CustomResourceGeneration = GenerationRule{OnCreate: true, Compared: []fieldpath.Path{{}}}

@@ -294,3 +294,40 @@ var registryFiltered = [...]registryEndpoint{
 	{group: "", kind: "Pod", subresource: "ephemeralcontainers"},
 	{group: "", kind: "Pod", subresource: "resize"},
 }
+
+// registryGenerations lists, sorted by group and kind, how the main
+// strategy of each kind moves metadata.generation: set to 1 on create,
+// and one more on an update that changes one of the compared fields (an
+// empty path: anything but the metadata). It is never written.
+var registryGenerations = [...]registryGeneration{
+	{group: "", kind: "Pod", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "", kind: "PodTemplate", onCreate: true, compared: [][]string{{"template"}}},
+	{group: "", kind: "ReplicationController", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "admissionregistration.k8s.io", kind: "MutatingAdmissionPolicy", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "admissionregistration.k8s.io", kind: "MutatingAdmissionPolicyBinding", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "admissionregistration.k8s.io", kind: "MutatingWebhookConfiguration", onCreate: true, compared: [][]string{{"webhooks"}}},
+	{group: "admissionregistration.k8s.io", kind: "ValidatingAdmissionPolicy", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "admissionregistration.k8s.io", kind: "ValidatingAdmissionPolicyBinding", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "admissionregistration.k8s.io", kind: "ValidatingWebhookConfiguration", onCreate: true, compared: [][]string{{"webhooks"}}},
+	{group: "apps", kind: "DaemonSet", onCreate: true, compared: [][]string{{"spec", "template"}, {"spec"}}},
+	{group: "apps", kind: "Deployment", onCreate: true, compared: [][]string{{"spec"}, {"metadata", "annotations"}}},
+	{group: "apps", kind: "ReplicaSet", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "apps", kind: "StatefulSet", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "autoscaling", kind: "HorizontalPodAutoscaler", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "batch", kind: "CronJob", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "batch", kind: "Job", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "discovery.k8s.io", kind: "EndpointSlice", onCreate: true, compared: [][]string{{}, {"metadata", "labels"}}},
+	{group: "flowcontrol.apiserver.k8s.io", kind: "FlowSchema", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "flowcontrol.apiserver.k8s.io", kind: "PriorityLevelConfiguration", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "lifecycle.k8s.io", kind: "Eviction", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "lifecycle.k8s.io", kind: "EvictionRequest", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "networking.k8s.io", kind: "Ingress", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "networking.k8s.io", kind: "IngressClass", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "networking.k8s.io", kind: "NetworkPolicy", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "policy", kind: "PodDisruptionBudget", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "resource.k8s.io", kind: "DeviceClass", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "resource.k8s.io", kind: "DeviceTaintRule", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "resource.k8s.io", kind: "ResourceSlice", onCreate: true, compared: [][]string{{"spec"}}},
+	{group: "scheduling.k8s.io", kind: "PriorityClass", onCreate: true, compared: [][]string{}},
+	{group: "storage.k8s.io", kind: "CSIDriver", onCreate: false, compared: [][]string{{"spec"}}},
+}

@@ -64,15 +64,30 @@ func ChainDefaulters(ds ...Defaulter) Defaulter {
 type Server struct {
 	fm  *FieldManager
 	def Defaulter
+	gen GenerationFunc
+}
+
+// ServerOption configures a Server.
+type ServerOption func(*Server)
+
+// WithGeneration sets how the registry moves metadata.generation, per
+// kind (the default is RegistryGeneration, the built-in kinds'; nil
+// leaves the generation to the field manager's result).
+func WithGeneration(f GenerationFunc) ServerOption {
+	return func(s *Server) { s.gen = f }
 }
 
 // NewServer returns a Server that writes with fm and defaults with d (nil
 // defaults nothing).
-func NewServer(fm *FieldManager, d Defaulter) (*Server, error) {
+func NewServer(fm *FieldManager, d Defaulter, opts ...ServerOption) (*Server, error) {
 	if fm == nil {
 		return nil, errors.New("kube: NewServer given a nil FieldManager")
 	}
-	return &Server{fm: fm, def: d}, nil
+	s := &Server{fm: fm, def: d, gen: RegistryGeneration}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
 }
 
 // FieldManager returns the field manager the Server writes with.
@@ -133,11 +148,12 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 }
 
 // store does what the storage does with the field manager's result: the
-// fields the kind resets on this subresource keep their live values, and
-// the object is defaulted (the storage decodes what it stored).
+// fields the kind resets on this subresource keep their live values, the
+// generation moves as the registry moves it, and the object is defaulted
+// (the storage decodes what it stored).
 func (s *Server) store(obj, live value.Value, subresource string) (value.Value, error) {
+	gvk := GVKOf(obj)
 	if subresource != ScaleSubresource && s.fm.reset != nil {
-		gvk := GVKOf(obj)
 		if set := s.fm.reset(gvk, subresource)[gvk.APIVersion()]; !set.Empty() {
 			l := live
 			if l.IsNull() {
@@ -146,7 +162,90 @@ func (s *Server) store(obj, live value.Value, subresource string) (value.Value, 
 			obj = ResetValues(obj, l, set)
 		}
 	}
-	return s.Read(obj)
+	obj, err := s.Read(obj)
+	if err != nil {
+		return value.Value{}, err
+	}
+	if s.gen != nil {
+		obj = s.generation(obj, live, gvk, subresource)
+	}
+	return obj, nil
+}
+
+// generation sets obj's metadata.generation as the registry does: a
+// create through a strategy that sets it gets 1; an update keeps the live
+// one (the request cannot change it) and adds 1 when the main resource's
+// strategy compares a field that changed.
+func (s *Server) generation(obj, live value.Value, gvk GroupVersionKind, subresource string) value.Value {
+	rule, ok := s.gen(gvk)
+	if live.IsNull() {
+		if ok && rule.OnCreate {
+			obj, _ = withNested(obj, value.NewInt(1), "metadata", "generation")
+		}
+		return obj
+	}
+	var g int64
+	if v, ok := nested(live, "metadata", "generation"); ok && v.Kind() == value.Int {
+		g = v.AsInt()
+	}
+	if ok && (subresource == "" || subresource == ScaleSubresource) && generationChanged(rule, obj, live) {
+		g++
+	}
+	if g == 0 {
+		return withoutNested(obj, "metadata", "generation")
+	}
+	obj, _ = withNested(obj, value.NewInt(g), "metadata", "generation")
+	return obj
+}
+
+// generationChanged reports whether a field the rule compares differs
+// between obj and live. As the strategies' semantic equality, a missing
+// field equals an empty one.
+func generationChanged(rule GenerationRule, obj, live value.Value) bool {
+	for _, p := range rule.Compared {
+		if len(p) == 0 {
+			if !semanticEqual(withoutField(obj, "metadata"), withoutField(live, "metadata")) {
+				return true
+			}
+			continue
+		}
+		a, _ := lookupPath(obj, p)
+		b, _ := lookupPath(live, p)
+		if !semanticEqual(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// semanticEqual compares values as Kubernetes' semantic equality compares
+// the Go objects they decode into: null, a missing value and an empty
+// mapping or list are equal.
+func semanticEqual(a, b value.Value) bool {
+	empty := func(v value.Value) bool {
+		return v.IsNull() || ((v.Kind() == value.Map || v.Kind() == value.List) && v.Len() == 0)
+	}
+	if empty(a) || empty(b) {
+		return empty(a) && empty(b)
+	}
+	if a.Kind() != value.Map || b.Kind() != value.Map {
+		return value.Equal(a, b)
+	}
+	fields := map[string]bool{}
+	for _, f := range a.Fields() {
+		fields[f.Name] = true
+	}
+	for _, f := range b.Fields() {
+		fields[f.Name] = true
+	}
+	for name := range fields {
+		x, _ := a.Get(name)
+		y, _ := b.Get(name)
+		if !semanticEqual(x, y) {
+			return false
+		}
+	}
+	return true
 }
 
 // describe names an object for an error: its kind, namespace and name.

@@ -153,3 +153,80 @@ func TestServerDefaulterErrors(t *testing.T) {
 		t.Error("NewServer(nil) did not fail")
 	}
 }
+
+func generation(t *testing.T, obj value.Value) string {
+	t.Helper()
+	md, _ := obj.Get("metadata")
+	g, ok := md.Get("generation")
+	if !ok {
+		return "none"
+	}
+	return string(value.ToJSON(g))
+}
+
+// The generation moves as the built-in strategies move it: 1 on create,
+// one more on a change of the spec (or, for a Deployment, of its
+// annotations) through the main resource or its scale, never through the
+// status, and a request cannot set it.
+func TestServerGeneration(t *testing.T) {
+	s := newServer(t, nil)
+	obj, err := s.Apply(value.Value{}, yv(t, serverDeployment), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name string
+		do   func(live value.Value) (value.Value, error)
+		want string
+	}{
+		{"a label", func(live value.Value) (value.Value, error) {
+			return s.Apply(live, yv(t, strings.Replace(serverDeployment, "namespace: default}", "namespace: default, labels: {a: b}}", 1)), "kubectl")
+		}, "1"},
+		{"an annotation", func(live value.Value) (value.Value, error) {
+			return s.Apply(live, yv(t, strings.Replace(serverDeployment, "namespace: default}", "namespace: default, annotations: {a: b}}", 1)), "other")
+		}, "2"},
+		{"the spec", func(live value.Value) (value.Value, error) {
+			return s.Apply(live, yv(t, strings.Replace(serverDeployment, "image: nginx", "image: nginx:2", 1)), "kubectl", kube.Force())
+		}, "3"},
+		{"the status", func(live value.Value) (value.Value, error) {
+			return s.Update(live, yv(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default, generation: 40}\nstatus: {replicas: 2}"), "controller", kube.Subresource("status"))
+		}, "3"},
+		{"the scale", func(live value.Value) (value.Value, error) {
+			return s.Update(live, yv(t, "apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: default}\nspec: {replicas: 9}"), "hpa", kube.Subresource("scale"))
+		}, "4"},
+		{"a request's own generation", func(live value.Value) (value.Value, error) {
+			m := strings.Replace(serverDeployment, "image: nginx", "image: nginx:2", 1)
+			return s.Apply(live, yv(t, strings.Replace(m, "namespace: default}", "namespace: default, generation: 40}", 1)), "kubectl")
+		}, "4"},
+	}
+	if got := generation(t, obj); got != "1" {
+		t.Fatalf("after create: %s", got)
+	}
+	for _, st := range steps {
+		if obj, err = st.do(obj); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if got := generation(t, obj); got != st.want {
+			t.Errorf("after %s: generation %s, want %s", st.name, got, st.want)
+		}
+	}
+
+	// A ConfigMap's strategy leaves it alone; without rules nothing moves.
+	cm, err := s.Apply(value.Value{}, yv(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}"), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := generation(t, cm); got != "none" {
+		t.Errorf("ConfigMap: generation %s", got)
+	}
+	plain, err := kube.NewServer(newManager(t), nil, kube.WithGeneration(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if obj, err = plain.Apply(value.Value{}, yv(t, serverDeployment), "kubectl"); err != nil || generation(t, obj) != "none" {
+		t.Errorf("without rules: %v, generation %s", err, generation(t, obj))
+	}
+	if r, ok := kube.RegistryGeneration(kube.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok || !r.OnCreate || len(r.Compared) != 2 {
+		t.Errorf("RegistryGeneration(Deployment) = %+v, %v", r, ok)
+	}
+}

@@ -152,17 +152,14 @@ func TestExamplesLive(t *testing.T) {
 }
 
 // serverMetadata sets the metadata the API server sets (outside the field
-// manager): uid and creationTimestamp at creation, a resourceVersion per
-// write, and the generation of a Deployment.
+// manager and its storage): uid and creationTimestamp at creation, and a
+// resourceVersion per write.
 func serverMetadata(obj value.Value, write int, created string) value.Value {
 	md, _ := obj.Get("metadata")
 	set := map[string]value.Value{
 		"uid":               value.NewString("6f1e1b52-0c3a-4d57-9a41-" + fmt.Sprintf("%012d", len(str(obj, "kind")))),
 		"creationTimestamp": value.NewString(created),
 		"resourceVersion":   value.NewString(strconv.Itoa(48213 + write)),
-	}
-	if str(obj, "kind") == "Deployment" {
-		set["generation"] = value.NewInt(1)
 	}
 	var fs []value.Field
 	for _, f := range md.Fields() {

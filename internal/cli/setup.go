@@ -73,6 +73,7 @@ type types struct {
 	resolver      kube.TypeResolver
 	resetFields   kube.ResetFieldsFunc
 	replicasPaths kube.ReplicasPathsFunc
+	generation    kube.GenerationFunc
 	converter     kube.VersionConverter // nil: no kind has several versions
 	// readAt serves a live custom resource at another version as the
 	// API server's storage does (nil without CRDs).
@@ -89,13 +90,14 @@ func (f *inputFlags) types() (*types, error) {
 		srcs = append(srcs, scenario.Source{File: c, Text: data})
 	}
 	// The built-in types alone need no merged schema document.
-	t := &types{resolver: kube.BuiltinTypes(), resetFields: kube.RegistryResetFields, replicasPaths: kube.RegistryReplicasPaths}
+	t := &types{resolver: kube.BuiltinTypes(), resetFields: kube.RegistryResetFields, replicasPaths: kube.RegistryReplicasPaths, generation: kube.RegistryGeneration}
 	if len(srcs) > 0 {
 		setup, err := native.NewKubeSetup(srcs)
 		if err != nil {
 			return nil, badf("--crd %v", err)
 		}
-		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, converter: setup.Converter, readAt: setup.ReadAt}
+		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, generation: setup.Generation,
+			converter: setup.Converter, readAt: setup.ReadAt}
 	}
 	for _, p := range f.openapis {
 		data, err := os.ReadFile(p)
@@ -140,7 +142,7 @@ func (t *types) server(at time.Time) (*kube.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return kube.NewServer(m, builtinDefaults())
+	return kube.NewServer(m, builtinDefaults(), kube.WithGeneration(t.generation))
 }
 
 func (t *types) manager(at time.Time) (*kube.FieldManager, error) {

@@ -234,3 +234,13 @@ func (s *KubeSetup) Options(now time.Time) []kube.Option {
 	}
 	return opts
 }
+
+// Generation is how the registry moves metadata.generation: as
+// apiextensions-apiserver does for the setup's custom resources, as the
+// built-in strategies do for the other kinds.
+func (s *KubeSetup) Generation(gvk kube.GroupVersionKind) (kube.GenerationRule, bool) {
+	if s.IsCustomResource(gvk) {
+		return kube.CustomResourceGeneration, true
+	}
+	return kube.RegistryGeneration(gvk)
+}

@@ -6,7 +6,10 @@
 //     main resource and of each subresource resets, from the strategies'
 //     GetResetFields methods under pkg/registry;
 //   - for each kind with a scale subresource, where its replicas are, from
-//     the ResourcePathMappings variables of the storages.
+//     the ResourcePathMappings variables of the storages;
+//   - for each kind whose main strategy moves metadata.generation, whether
+//     PrepareForCreate sets it and which fields PrepareForUpdate compares
+//     before adding 1 (generation.go).
 //
 // It reads the Go source with go/parser and evaluates only the shapes of
 // code it knows: a map literal of API versions to fieldpath.NewSet of
@@ -102,6 +105,9 @@ func run(out, src string) error {
 	if err != nil {
 		return err
 	}
+	if reg.generations, err = readGenerations(src, gates); err != nil {
+		return err
+	}
 	code, err := source(reg)
 	if err != nil {
 		return err
@@ -129,9 +135,10 @@ type filteredRow struct {
 }
 
 type registry struct {
-	resets   []resetRow
-	replicas []replicasRow
-	filtered []filteredRow
+	resets      []resetRow
+	replicas    []replicasRow
+	filtered    []filteredRow
+	generations []generationRow
 }
 
 // pkgFiles is one parsed package directory.
@@ -1053,6 +1060,22 @@ func source(reg *registry) ([]byte, error) {
 	b.WriteString("var registryFiltered = [...]registryEndpoint{\n")
 	for _, r := range reg.filtered {
 		fmt.Fprintf(&b, "\t{group: %q, kind: %q, subresource: %q},\n", r.group, r.kind, r.subresource)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// registryGenerations lists, sorted by group and kind, how the main\n")
+	b.WriteString("// strategy of each kind moves metadata.generation: set to 1 on create,\n")
+	b.WriteString("// and one more on an update that changes one of the compared fields (an\n")
+	b.WriteString("// empty path: anything but the metadata). It is never written.\n")
+	b.WriteString("var registryGenerations = [...]registryGeneration{\n")
+	for _, r := range reg.generations {
+		fmt.Fprintf(&b, "\t{group: %q, kind: %q, onCreate: %v, compared: [][]string{", r.group, r.kind, r.onCreate)
+		for i, p := range r.compared {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(stringsLit(p))
+		}
+		b.WriteString("}},\n")
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
