@@ -17,6 +17,17 @@ type Defaulter interface {
 	Default(obj value.Value) (value.Value, error)
 }
 
+// A Creater is a Defaulter that also knows the empty object an API server
+// makes for a kind (its Go type's zero value, before defaulting): what a
+// create's field manager compares the new object with. Ownership of a
+// create by update then leaves out the fields that the empty object has
+// already (the spec mapping of a Deployment, for example), as the API
+// server's does. New returns false for a kind it does not know.
+type Creater interface {
+	Defaulter
+	New(gvk GroupVersionKind) (value.Value, bool)
+}
+
 // DefaulterFunc is a Defaulter that is a function.
 type DefaulterFunc func(obj value.Value) (value.Value, error)
 
@@ -140,12 +151,27 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 			return value.Value{}, err
 		}
 	}
-	res, err := s.fm.Update(live, obj, manager, opts...)
+	base := live
+	if live.IsNull() {
+		if rv := metadataString(obj, "resourceVersion"); rv != "" && rv != "0" {
+			return value.Value{}, ErrResourceVersionSetOnCreate
+		}
+		if c, ok := s.def.(Creater); ok && sub == "" {
+			if empty, ok := c.New(GVKOf(obj)); ok {
+				base = empty
+			}
+		}
+	}
+	res, err := s.fm.Update(base, obj, manager, opts...)
 	if err != nil {
 		return value.Value{}, err
 	}
 	return s.store(res, live, sub)
 }
+
+// ErrResourceVersionSetOnCreate is the storage's refusal of a create whose
+// object has a resourceVersion, in its words.
+var ErrResourceVersionSetOnCreate = errors.New("resourceVersion should not be set on objects to be created")
 
 // store does what the storage does with the field manager's result: the
 // fields the kind resets on this subresource keep their live values, the

@@ -90,6 +90,33 @@ func (d *Defaulter) Knows(gvk kube.GroupVersionKind) bool {
 	return d.scheme.Recognizes(schema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
 }
 
+var _ kube.Creater = (*Defaulter)(nil)
+
+// New returns the empty object of a kind as the API server makes it for a
+// create's field manager: the zero value of the kind's Go type, with its
+// apiVersion and kind, converted as the server's type converter converts
+// it.
+func (d *Defaulter) New(gvk kube.GroupVersionKind) (value.Value, bool) {
+	sgvk := schema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+	if !d.Knows(gvk) {
+		return value.Value{}, false
+	}
+	obj, err := d.scheme.New(sgvk)
+	if err != nil {
+		return value.Value{}, false
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return value.Value{}, false
+	}
+	u["apiVersion"], u["kind"] = sgvk.GroupVersion().String(), gvk.Kind
+	v, err := value.FromUnstructured(u)
+	if err != nil {
+		return value.Value{}, false
+	}
+	return v, true
+}
+
 // Default returns obj decoded, defaulted and converted as the API server
 // does it. An object of a kind the Defaulter does not know comes back
 // unchanged; one that does not decode into its kind's Go type is an error.
