@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -295,6 +296,14 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 	if err != nil {
 		return nil, err
 	}
+	var texts [][]byte
+	for _, src := range c.crds {
+		texts = append(texts, src.Text)
+	}
+	crd, err := defaulting.CustomResources(texts...)
+	if err != nil {
+		return nil, err
+	}
 	// structmerge's clock is the server's: each write is stamped with the
 	// time the server stamped it with (the latest time among its
 	// entries), so that entries the clock orders come in the same order.
@@ -303,7 +312,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		if err != nil {
 			return nil, err
 		}
-		return kube.NewServer(fm, d, kube.WithGeneration(setup.Generation))
+		return kube.NewServer(fm, kube.ChainDefaulters(d, crd), kube.WithGeneration(setup.Generation))
 	}
 	place := func(obj map[string]any) (map[string]any, *unstructured.Unstructured, error) {
 		out := cloneJSON(obj)
@@ -399,7 +408,13 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 				out = append(out, refMismatch{c.name, step, "error", fmt.Sprintf("server: %s\nstructmerge: %s", errText(werr), errText(gerr))})
 			}
 		default:
-			got = excuseServiceAllocation(want, got, op.object)
+			if want["kind"] == "Service" {
+				cidrs, err := r.serviceCIDRs(ctx)
+				if err != nil {
+					return out, err
+				}
+				got = excuseServiceAllocation(want, got, op.object, cidrs)
+			}
 			if d := cmp.Diff(withoutServerAssigned(want), withoutServerAssigned(got)); d != "" {
 				out = append(out, refMismatch{c.name, step, "object", "(-server +structmerge)\n" + d})
 			}
@@ -409,20 +424,36 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 	return out, nil
 }
 
-// referenceServiceCIDR is the reference server's
-// --service-cluster-ip-range (scripts/kube-apiserver.sh).
-var referenceServiceCIDR = netip.MustParsePrefix("10.0.0.0/24")
+// serviceCIDRs lists the address ranges the server allocates Service
+// addresses from: those of its ServiceCIDR objects (the one its
+// --service-cluster-ip-range makes, and any a case created).
+func (r *refServer) serviceCIDRs(ctx context.Context) ([]netip.Prefix, error) {
+	list, err := r.dyn.Resource(schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "servicecidrs"}).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var out []netip.Prefix
+	for _, item := range list.Items {
+		cidrs, _, _ := unstructured.NestedStringSlice(item.Object, "spec", "cidrs")
+		for _, c := range cidrs {
+			if p, err := netip.ParsePrefix(c); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
 
 // excuseServiceAllocation is the one deviation filter: what a Service's
 // storage allocates and an offline apply cannot know. When the server's
 // Service has a spec.clusterIP, spec.clusterIPs, spec.ipFamilies or
 // spec.ipFamilyPolicy that neither the request nor structmerge's result
 // has, it is copied into structmerge's result, but only with its proof:
-// the addresses are the one address of the reference server's service
-// CIDR that clusterIP and clusterIPs agree on, and the families are what a
-// single-stack IPv4 server gives ([IPv4], SingleStack). Anything else
-// stays a difference. It returns got, changed or not.
-func excuseServiceAllocation(want, got, sent map[string]any) map[string]any {
+// the addresses are the one address, in one of the server's ServiceCIDRs
+// (cidrs), that clusterIP and clusterIPs agree on, and the families are
+// what a single-stack IPv4 server gives ([IPv4], SingleStack). Anything
+// else stays a difference. It returns got, changed or not.
+func excuseServiceAllocation(want, got, sent map[string]any, cidrs []netip.Prefix) map[string]any {
 	if want == nil || got == nil || want["apiVersion"] != "v1" || want["kind"] != "Service" {
 		return got
 	}
@@ -434,7 +465,7 @@ func excuseServiceAllocation(want, got, sent map[string]any) map[string]any {
 	}
 	proven := map[string]bool{}
 	ip, _ := wspec["clusterIP"].(string)
-	if addr, err := netip.ParseAddr(ip); err == nil && referenceServiceCIDR.Contains(addr) {
+	if addr, err := netip.ParseAddr(ip); err == nil && slices.ContainsFunc(cidrs, func(p netip.Prefix) bool { return p.Contains(addr) }) {
 		proven["clusterIP"] = true
 		if ips, ok := wspec["clusterIPs"].([]any); ok && len(ips) == 1 && ips[0] == ip {
 			proven["clusterIPs"] = true
@@ -644,7 +675,7 @@ func TestServiceAllocationExcuseNeedsProof(t *testing.T) {
 		{"another difference", svc(with(allocated, "type", "NodePort")), ours, svc(map[string]any{}), false},
 		{"not a Service", map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "spec": allocated}, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "spec": map[string]any{"type": "ClusterIP"}}, svc(map[string]any{}), false},
 	} {
-		got := excuseServiceAllocation(tc.want, tc.got, tc.sent)
+		got := excuseServiceAllocation(tc.want, tc.got, tc.sent, []netip.Prefix{netip.MustParsePrefix("10.0.0.0/24")})
 		if same := cmp.Diff(tc.want, got) == ""; same != tc.same {
 			t.Errorf("%s: excused: %v, want %v", tc.name, same, tc.same)
 		}

@@ -35,23 +35,39 @@ type DefaulterFunc func(obj value.Value) (value.Value, error)
 func (f DefaulterFunc) Default(obj value.Value) (value.Value, error) { return f(obj) }
 
 // ChainDefaulters returns a Defaulter that runs each of ds in turn (nil
-// entries are skipped).
-func ChainDefaulters(ds ...Defaulter) Defaulter {
-	var out []Defaulter
+// entries are skipped). It is a Creater too: its New is the first of ds
+// that knows the kind.
+func ChainDefaulters(ds ...Defaulter) Creater {
+	var out defaulterChain
 	for _, d := range ds {
 		if d != nil {
 			out = append(out, d)
 		}
 	}
-	return DefaulterFunc(func(obj value.Value) (value.Value, error) {
-		for _, d := range out {
-			var err error
-			if obj, err = d.Default(obj); err != nil {
-				return value.Value{}, err
+	return out
+}
+
+type defaulterChain []Defaulter
+
+func (c defaulterChain) Default(obj value.Value) (value.Value, error) {
+	for _, d := range c {
+		var err error
+		if obj, err = d.Default(obj); err != nil {
+			return value.Value{}, err
+		}
+	}
+	return obj, nil
+}
+
+func (c defaulterChain) New(gvk GroupVersionKind) (value.Value, bool) {
+	for _, d := range c {
+		if cr, ok := d.(Creater); ok {
+			if v, ok := cr.New(gvk); ok {
+				return v, true
 			}
 		}
-		return obj, nil
-	})
+	}
+	return value.Value{}, false
 }
 
 // A Server does to a write what a Kubernetes API server's request path

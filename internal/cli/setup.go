@@ -74,6 +74,7 @@ type types struct {
 	resetFields   kube.ResetFieldsFunc
 	replicasPaths kube.ReplicasPathsFunc
 	generation    kube.GenerationFunc
+	crDefaults    kube.Defaulter // the CRDs' structural defaults (nil without CRDs)
 	converter     kube.VersionConverter // nil: no kind has several versions
 	// readAt serves a live custom resource at another version as the
 	// API server's storage does (nil without CRDs).
@@ -96,8 +97,16 @@ func (f *inputFlags) types() (*types, error) {
 		if err != nil {
 			return nil, badf("--crd %v", err)
 		}
+		var texts [][]byte
+		for _, src := range srcs {
+			texts = append(texts, src.Text)
+		}
+		crd, err := defaulting.CustomResources(texts...)
+		if err != nil {
+			return nil, badf("--crd: %v", err)
+		}
 		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, generation: setup.Generation,
-			converter: setup.Converter, readAt: setup.ReadAt}
+			crDefaults: crd, converter: setup.Converter, readAt: setup.ReadAt}
 	}
 	for _, p := range f.openapis {
 		data, err := os.ReadFile(p)
@@ -142,7 +151,7 @@ func (t *types) server(at time.Time) (*kube.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return kube.NewServer(m, builtinDefaults(), kube.WithGeneration(t.generation))
+	return kube.NewServer(m, kube.ChainDefaulters(builtinDefaults(), t.crDefaults), kube.WithGeneration(t.generation))
 }
 
 func (t *types) manager(at time.Time) (*kube.FieldManager, error) {
