@@ -74,7 +74,7 @@ type types struct {
 	resetFields   kube.ResetFieldsFunc
 	replicasPaths kube.ReplicasPathsFunc
 	generation    kube.GenerationFunc
-	crDefaults    kube.Defaulter // the CRDs' structural defaults (nil without CRDs)
+	crDefaults    kube.Defaulter        // the CRDs' structural defaults (nil without CRDs)
 	converter     kube.VersionConverter // nil: no kind has several versions
 	// readAt serves a live custom resource at another version as the
 	// API server's storage does (nil without CRDs).
