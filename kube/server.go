@@ -163,8 +163,15 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 		if obj, err = s.fm.defaultKind(live, obj); err != nil {
 			return value.Value{}, err
 		}
+		// The server decodes managedFields into its Go type, where an
+		// empty list stays one (it clears them); JSON's omitempty would
+		// drop it.
+		mf, hasMF := nested(obj, "metadata", "managedFields")
 		if obj, err = s.Read(obj); err != nil {
 			return value.Value{}, err
+		}
+		if hasMF {
+			obj, _ = withNested(obj, mf, "metadata", "managedFields")
 		}
 	}
 	base := live

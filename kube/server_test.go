@@ -230,3 +230,30 @@ func TestServerGeneration(t *testing.T) {
 		t.Errorf("RegistryGeneration(Deployment) = %+v, %v", r, ok)
 	}
 }
+
+// A defaulter that encodes through Go types drops an empty managedFields
+// list (omitempty); the request's empty list must still clear them, as on
+// the server, whose field manager sees the decoded empty list.
+func TestServerUpdateWithEmptyManagedFields(t *testing.T) {
+	dropEmpty := kube.DefaulterFunc(func(obj value.Value) (value.Value, error) {
+		u := obj.Unstructured().(map[string]any)
+		if md, ok := u["metadata"].(map[string]any); ok {
+			if mf, ok := md["managedFields"].([]any); ok && len(mf) == 0 {
+				delete(md, "managedFields")
+			}
+		}
+		return value.FromUnstructured(u)
+	})
+	s := newServer(t, dropEmpty)
+	live, err := s.Apply(value.Value{}, yv(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default, uid: u1}\ndata: {a: '1'}"), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Update(live, yv(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default, uid: u1, managedFields: []}\ndata: {a: '2'}"), "cleaner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries := entriesOf(t, out); len(entries) != 0 {
+		t.Errorf("managedFields after an update that clears them: %s", summary(entries))
+	}
+}
