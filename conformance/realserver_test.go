@@ -724,3 +724,83 @@ func TestRealServerDifferentialDetectsFaults(t *testing.T) {
 		t.Errorf("the injected fault was caught on %d of %d steps", caught, steps)
 	}
 }
+
+// TestRealServerLiveHistory replays the histories of examples/live
+// (testdata/live-history.yaml) on the reference server, one second apart
+// so that the server's clock orders the managedFields entries as the
+// history does, and compares what the server stores with the files: their
+// objects and managedFields are the server's.
+func TestRealServerLiveHistory(t *testing.T) {
+	r := newRefServer(t)
+	ctx := context.Background()
+	data, err := os.ReadFile("../testdata/live-history.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var histories []struct {
+		File   string `json:"file"`
+		Writes []struct {
+			Op          string         `json:"op"`
+			Manager     string         `json:"manager"`
+			Subresource string         `json:"subresource"`
+			At          string         `json:"at"`
+			Object      map[string]any `json:"object"`
+		} `json:"writes"`
+	}
+	if err := yaml.UnmarshalStrict(data, &histories); err != nil {
+		t.Fatal(err)
+	}
+	if len(histories) == 0 {
+		t.Fatal("no history")
+	}
+	run := strconv.FormatInt(time.Now().UnixNano()%(36*36*36*36*36), 36)
+	for i, h := range histories {
+		t.Run(h.File, func(t *testing.T) {
+			ns := fmt.Sprintf("live%d-%s", i, run)
+			if err := r.ensureNamespace(ctx, ns); err != nil {
+				t.Fatal(err)
+			}
+			var target *unstructured.Unstructured
+			var stored map[string]any
+			for j, w := range h.Writes {
+				if j > 0 {
+					time.Sleep(1100 * time.Millisecond)
+				}
+				obj := cloneJSON(w.Object)
+				u := &unstructured.Unstructured{Object: obj}
+				u.SetNamespace(ns)
+				if target == nil {
+					target = u
+				}
+				if w.Subresource == "status" {
+					// The status subresource takes the whole object.
+					whole := cloneJSON(stored)
+					whole["status"] = obj["status"]
+					obj = whole
+				}
+				got, err := r.do(ctx, refOp{op: w.Op, manager: w.Manager, subresource: w.Subresource, object: obj}, target)
+				if err != nil {
+					t.Fatalf("write %d (%s by %s): %v", j+1, w.Op, w.Manager, err)
+				}
+				stored = got
+			}
+			data, err := os.ReadFile(filepath.Join("..", "examples", "live", h.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var file map[string]any
+			if err := yaml.Unmarshal(data, &file); err != nil {
+				t.Fatal(err)
+			}
+			(&unstructured.Unstructured{Object: file}).SetNamespace(ns)
+			cidrs, err := r.serviceCIDRs(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file = excuseServiceAllocation(stored, file, map[string]any{}, cidrs)
+			if d := cmp.Diff(withoutServerAssigned(stored), withoutServerAssigned(file)); d != "" {
+				t.Errorf("examples/live/%s is not what the server stores after its history (-server +file):\n%s", h.File, d)
+			}
+		})
+	}
+}

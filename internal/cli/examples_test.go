@@ -10,73 +10,44 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated files of examples/live")
 
-// The live objects of examples/live are what an API server holds after a
-// history of writes; they are generated with the field manager so that
-// their managedFields are exactly an API server's.
-var liveHistory = []struct {
-	file   string
-	writes []exampleWrite
-}{
-	{"deployment.yaml", []exampleWrite{
-		{op: "apply", manager: "kubectl", at: "2026-01-05T09:00:00Z", doc: `
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-  labels: {app: web}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.27
-        ports: [{containerPort: 80, name: http}]
-`},
-		{op: "update", manager: "kube-controller-manager", subresource: "status", at: "2026-01-05T09:00:05Z", doc: `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-status: {observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3}
-`},
-		{op: "update", manager: "kube-controller-manager", subresource: "scale", at: "2026-01-06T14:30:00Z", doc: `
-apiVersion: autoscaling/v1
-kind: Scale
-metadata: {name: web, namespace: default}
-spec: {replicas: 5}
-`},
-	}},
-	{"service.yaml", []exampleWrite{
-		{op: "apply", manager: "kubectl", at: "2026-01-05T09:00:00Z", doc: `
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: default}
-spec:
-  selector: {app: web}
-  ports: [{name: http, port: 80, targetPort: http}]
-`},
-		{op: "update", manager: "kubectl-label", at: "2026-01-07T11:00:00Z", doc: `
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: default, labels: {team: storefront}}
-spec:
-  selector: {app: web}
-  ports: [{name: http, port: 80, targetPort: http}]
-`},
-	}},
+// liveHistory is one history of testdata/live-history.yaml: the writes
+// after which an API server holds the live object of examples/live/File.
+type liveHistory struct {
+	File   string         `json:"file"`
+	Writes []exampleWrite `json:"writes"`
 }
 
 type exampleWrite struct {
-	op, manager, subresource, at, doc string
+	Op          string         `json:"op"`
+	Manager     string         `json:"manager"`
+	Subresource string         `json:"subresource"`
+	At          string         `json:"at"`
+	Object      map[string]any `json:"object"`
+}
+
+// liveHistories reads testdata/live-history.yaml.
+func liveHistories(t *testing.T) []liveHistory {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "live-history.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hs []liveHistory
+	if err := yaml.UnmarshalStrict(data, &hs); err != nil {
+		t.Fatalf("testdata/live-history.yaml: %v", err)
+	}
+	if len(hs) == 0 {
+		t.Fatal("testdata/live-history.yaml has no history")
+	}
+	return hs
 }
 
 // generateLive runs the history of one live object.
@@ -88,7 +59,7 @@ func generateLive(t *testing.T, writes []exampleWrite) []byte {
 	}
 	var live value.Value
 	for i, w := range writes {
-		at, err := time.Parse(time.RFC3339, w.at)
+		at, err := time.Parse(time.RFC3339, w.At)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,25 +67,25 @@ func generateLive(t *testing.T, writes []exampleWrite) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		obj, err := value.FromYAML([]byte(w.doc))
+		obj, err := value.FromUnstructured(w.Object)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var res value.Value
-		opts := []kube.RequestOption{kube.Subresource(w.subresource)}
-		if w.op == "apply" {
-			res, err = m.Apply(live, obj, w.manager, opts...)
+		opts := []kube.RequestOption{kube.Subresource(w.Subresource)}
+		if w.Op == "apply" {
+			res, err = m.Apply(live, obj, w.Manager, opts...)
 		} else {
-			if w.subresource == "status" {
+			if w.Subresource == "status" {
 				// The status subresource takes the whole object.
 				obj = withStatus(live, obj)
 			}
-			res, err = m.Update(live, obj, w.manager, opts...)
+			res, err = m.Update(live, obj, w.Manager, opts...)
 		}
 		if err != nil {
-			t.Fatalf("%s by %s: %v", w.op, w.manager, err)
+			t.Fatalf("%s by %s: %v", w.Op, w.Manager, err)
 		}
-		live = serverMetadata(res, i, writes[0].at)
+		live = serverMetadata(res, i, writes[0].At)
 	}
 	return value.ToYAML(live)
 }
@@ -132,9 +103,9 @@ func withStatus(live, obj value.Value) value.Value {
 }
 
 func TestExamplesLive(t *testing.T) {
-	for _, h := range liveHistory {
-		got := generateLive(t, h.writes)
-		path := filepath.Join("..", "..", "examples", "live", h.file)
+	for _, h := range liveHistories(t) {
+		got := generateLive(t, h.Writes)
+		path := filepath.Join("..", "..", "examples", "live", h.File)
 		if *update {
 			if err := os.WriteFile(path, got, 0o644); err != nil {
 				t.Fatal(err)

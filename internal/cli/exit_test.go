@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,7 +15,11 @@ func TestExitCodes(t *testing.T) {
 	ex := func(p string) string { return filepath.Join("..", "..", "examples", p) }
 	live := ex("live")
 	same := filepath.Join(t.TempDir(), "same.yaml")
-	if err := os.WriteFile(same, []byte(liveHistory[1].writes[0].doc), 0o644); err != nil {
+	first, err := json.Marshal(liveHistories(t)[1].Writes[0].Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(same, first, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
