@@ -60,6 +60,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -122,6 +123,9 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 		return nil, err
 	}
 	t.storage = storage
+	if t.crdResets, err = crdResetFields(crds); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -281,6 +285,37 @@ type Typed struct {
 	// conversion strategy None, their converters and structural schemas
 	// (see CRDConverters).
 	storage map[kschema.GroupKind]crdStorage
+	// crdResets holds, per custom resource kind and version and per
+	// subresource, what apiextensions-apiserver's strategies reset
+	// (crdResetFields).
+	crdResets map[kschema.GroupVersionKind]map[string]map[fieldpath.APIVersion]*fieldpath.Set
+}
+
+// crdResetFields asks apiextensions-apiserver's strategies of each custom
+// resource version what they reset (GetResetFields of
+// customresource.NewStrategy and NewStatusStrategy, built as its handler
+// builds them for the version's subresources).
+func crdResetFields(crds []scenario.Source) (map[kschema.GroupVersionKind]map[string]map[fieldpath.APIVersion]*fieldpath.Set, error) {
+	out := map[kschema.GroupVersionKind]map[string]map[fieldpath.APIVersion]*fieldpath.Set{}
+	for _, src := range crds {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.Unmarshal(src.Text, &crd); err != nil {
+			return nil, fmt.Errorf("%s: %w", src.File, err)
+		}
+		for _, v := range crd.Spec.Versions {
+			gvk := kschema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+			var status *apiextensions.CustomResourceSubresourceStatus
+			if v.Subresources != nil && v.Subresources.Status != nil {
+				status = &apiextensions.CustomResourceSubresourceStatus{}
+			}
+			st := customresource.NewStrategy(nil, crd.Spec.Scope == apiextensionsv1.NamespaceScoped, gvk, nil, nil, nil, status, nil, nil)
+			out[gvk] = map[string]map[fieldpath.APIVersion]*fieldpath.Set{"": st.GetResetFields()}
+			if status != nil {
+				out[gvk]["status"] = customresource.NewStatusStrategy(st).GetResetFields()
+			}
+		}
+	}
+	return out, nil
 }
 
 // TypeConverter returns the reference's type converter.
@@ -484,21 +519,13 @@ func defaultKind(liveObj, sent *unstructured.Unstructured, gvk kschema.GroupVers
 
 // resetFields returns the fields reset on writes to subresource of gvk:
 // for a built-in kind, the reference's registry tables (the strategies of
-// Kubernetes, see RegistryReference); for a custom resource, the setup's
-// rules for CRDs with a status subresource.
+// Kubernetes, see RegistryReference); for a custom resource, what
+// apiextensions-apiserver's strategies say (crdResetFields).
 func (t *Typed) resetFields(gvk kschema.GroupVersionKind, subresource string) (map[fieldpath.APIVersion]*fieldpath.Set, error) {
 	if !t.setup.IsCustomResource(toKube(gvk)) {
 		return t.ref.ResetFields(gvk.Group, gvk.Kind, subresource)
 	}
-	sets := map[fieldpath.APIVersion]*fieldpath.Set{}
-	for v, s := range t.setup.ResetFields(toKube(gvk), subresource) {
-		ss, err := smdSet(s)
-		if err != nil {
-			return nil, err
-		}
-		sets[fieldpath.APIVersion(v)] = ss
-	}
-	return sets, nil
+	return t.crdResets[gvk][subresource], nil
 }
 
 // replicasPaths returns where the replicas of gvk are: for a built-in

@@ -169,8 +169,8 @@ func (s *KubeSetup) crd(gvk kube.GroupVersionKind) (crdKind, bool) {
 // ResetFields returns the fields reset on writes to subresource of gvk:
 // those of kube.RegistryResetFields for built-in kinds; for a custom
 // resource with a status subresource, the status on the main resource and
-// the spec on the status subresource, as the custom resource registry
-// resets them (per version).
+// the metadata and the spec on the status subresource, as the custom
+// resource registry resets them (per version).
 func (s *KubeSetup) ResetFields(gvk kube.GroupVersionKind, subresource string) map[string]*fieldpath.Set {
 	c, ok := s.crd(gvk)
 	if !ok {
@@ -184,7 +184,9 @@ func (s *KubeSetup) ResetFields(gvk kube.GroupVersionKind, subresource string) m
 		case "":
 			return map[string]*fieldpath.Set{gvk.APIVersion(): fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("status")})}
 		case "status":
-			return map[string]*fieldpath.Set{gvk.APIVersion(): fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("spec")})}
+			// apiextensions-apiserver's status strategy keeps only the
+			// status (and the managedFields the field manager wrote).
+			return map[string]*fieldpath.Set{gvk.APIVersion(): fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("metadata")}, fieldpath.Path{fieldpath.FieldName("spec")})}
 		}
 	}
 	return nil
