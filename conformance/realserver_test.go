@@ -235,6 +235,26 @@ func (r *refServer) do(ctx context.Context, op refOp, target *unstructured.Unstr
 	return got.Object, err
 }
 
+// store stores obj (a live object of a case, with its managedFields) on
+// the server: a create, then an update that carries the managedFields
+// again and changes nothing else, so that they are the object's own (the
+// create gives every field it sets to its manager).
+func (r *refServer) store(ctx context.Context, obj map[string]any, target *unstructured.Unstructured) (map[string]any, error) {
+	got, err := r.do(ctx, refOp{op: scenario.OpUpdate, manager: "structmerge-setup", object: obj}, target)
+	if err != nil {
+		return nil, err
+	}
+	mf, ok, _ := unstructured.NestedFieldCopy(obj, "metadata", "managedFields")
+	if !ok {
+		return got, nil
+	}
+	again := cloneJSON(got)
+	if err := unstructured.SetNestedField(again, mf, "metadata", "managedFields"); err != nil {
+		return nil, err
+	}
+	return r.do(ctx, refOp{op: scenario.OpUpdate, manager: "structmerge-setup", object: again}, target)
+}
+
 // ours runs op with structmerge's kube.Server on live (nil: none).
 // A live custom resource is read at the request's version as the API
 // server's storage serves it (setup.ReadAt, as the command does).
@@ -344,7 +364,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 			return nil, err
 		}
 		target = u
-		got, err := r.do(ctx, refOp{op: scenario.OpUpdate, manager: "structmerge-setup", object: obj}, u)
+		got, err := r.store(ctx, obj, u)
 		if err != nil {
 			// The case's live object is one the server would never
 			// have stored.

@@ -58,6 +58,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
+	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
@@ -118,8 +119,25 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 		}
 		return &Typed{setup: setup, tc: tc, ref: ref}, nil
 	}
-	t, err := NewTyped(setup)
-	if err != nil {
+	var t *Typed
+	if e.Models != nil {
+		// As apiextensions-apiserver builds the type converter of a
+		// custom resource: the models of every CRD version
+		// (builder.BuildOpenAPIV3) merged with the built-in ones.
+		models, preserve, err := crdModels(e.Models, crds)
+		if err != nil {
+			return nil, err
+		}
+		tc, err := managedfields.NewTypeConverter(models, preserve)
+		if err != nil {
+			return nil, err
+		}
+		ref, err := LoadRegistryReference()
+		if err != nil {
+			return nil, err
+		}
+		t = &Typed{setup: setup, tc: tc, ref: ref}
+	} else if t, err = NewTyped(setup); err != nil {
 		return nil, err
 	}
 	t.storage = storage
@@ -127,6 +145,39 @@ func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTy
 		return nil, err
 	}
 	return t, nil
+}
+
+// crdModels merges the OpenAPI models of the built-in kinds with those of
+// every version of the CRDs, as apiextensions-apiserver does for a
+// custom resource's type converter (its buildOpenAPIModelsForApply:
+// builder.BuildOpenAPIV3 per version, builder.MergeSpecsV3). It also
+// reports whether a CRD preserves unknown fields.
+func crdModels(static map[string]*spec.Schema, crds []scenario.Source) (map[string]*spec.Schema, bool, error) {
+	specs := []*spec3.OpenAPI{{
+		Version:    "3.0.0",
+		Info:       &spec.Info{InfoProps: spec.InfoProps{Title: "Kubernetes CRD Swagger", Version: "v0.1.0"}},
+		Components: &spec3.Components{Schemas: static},
+	}}
+	preserve := false
+	for _, src := range crds {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.Unmarshal(src.Text, &crd); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", src.File, err)
+		}
+		preserve = preserve || crd.Spec.PreserveUnknownFields
+		for _, v := range crd.Spec.Versions {
+			s, err := builder.BuildOpenAPIV3(&crd, v.Name, builder.Options{})
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: version %s: %w", src.File, v.Name, err)
+			}
+			specs = append(specs, s)
+		}
+	}
+	merged, err := builder.MergeSpecsV3(specs...)
+	if err != nil {
+		return nil, false, err
+	}
+	return merged.Components.Schemas, preserve, nil
 }
 
 // CRDConverters builds, for each CRD, the converter the API server's
