@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -291,12 +292,15 @@ func ours(srv *kube.Server, setup *native.KubeSetup, op refOp, live map[string]a
 	return res.Unstructured().(map[string]any), nil
 }
 
-// refCase is a sequence of writes to one object.
+// refCase is a sequence of writes to one object: ops, or the writes next
+// draws from the object the server stores (nil: none yet) until it
+// returns false.
 type refCase struct {
 	name string
 	crds []scenario.Source
 	live map[string]any // the object stored before the first write (nil: none)
 	ops  []refOp
+	next func(i int, live map[string]any) (refOp, bool)
 }
 
 // refMismatch is one step on which the server and structmerge differ.
@@ -308,13 +312,13 @@ type refMismatch struct {
 // and returns the steps on which they differ. After a difference,
 // structmerge goes on from the server's object, so that one difference is
 // reported once.
-func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string, d kube.Defaulter) ([]refMismatch, error) {
+func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string, d kube.Defaulter) ([]refMismatch, int, error) {
 	if err := r.installCRDs(ctx, c.crds); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	setup, err := native.NewKubeSetup(c.crds)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var texts [][]byte
 	for _, src := range c.crds {
@@ -322,7 +326,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 	}
 	crd, err := defaulting.CustomResources(texts...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// structmerge's clock is the server's: each write is stamped with the
 	// time the server stamped it with (the latest time among its
@@ -361,23 +365,35 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		// What only a server assigns cannot be sent on a create.
 		obj, u, err := place(withoutServerAssigned(c.live))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		target = u
 		got, err := r.store(ctx, obj, u)
 		if err != nil {
 			// The case's live object is one the server would never
 			// have stored.
-			return []refMismatch{{c.name, "setup", "live object", "the server refuses it: " + errText(err)}}, nil
+			return []refMismatch{{c.name, "setup", "live object", "the server refuses it: " + errText(err)}}, 0, nil
 		}
 		live = got
 	}
 	var out []refMismatch
-	for i, op := range c.ops {
+	steps := 0
+	for i := 0; ; i++ {
+		var op refOp
+		if c.next != nil {
+			var ok bool
+			if op, ok = c.next(i, live); !ok {
+				break
+			}
+		} else if i < len(c.ops) {
+			op = c.ops[i]
+		} else {
+			break
+		}
 		step := fmt.Sprintf("step %d (%s of %q by %s)", i+1, op.op, op.subresource, op.manager)
 		obj, u, err := place(op.object)
 		if err != nil {
-			return out, fmt.Errorf("%s: %v", step, err)
+			return out, i, fmt.Errorf("%s: %v", step, err)
 		}
 		if u != nil && target != nil && live != nil {
 			// Every write of a case goes to the stored object's
@@ -401,7 +417,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		if u == nil {
 			// A Scale: it names its parent.
 			if target == nil {
-				return out, fmt.Errorf("%s: a Scale without its object", step)
+				return out, i, fmt.Errorf("%s: a Scale without its object", step)
 			}
 			md, _ := obj["metadata"].(map[string]any)
 			if md == nil {
@@ -419,7 +435,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		want, werr := r.do(ctx, op, target)
 		srv, err := serverAt(latestEntryTime(want))
 		if err != nil {
-			return out, err
+			return out, i, err
 		}
 		got, gerr := ours(srv, setup, op, live)
 		switch {
@@ -431,7 +447,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 			if want["kind"] == "Service" {
 				cidrs, err := r.serviceCIDRs(ctx)
 				if err != nil {
-					return out, err
+					return out, i, err
 				}
 				got = excuseServiceAllocation(want, got, op.object, cidrs)
 			}
@@ -440,8 +456,9 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 			}
 		}
 		live = want
+		steps++
 	}
-	return out, nil
+	return out, steps, nil
 }
 
 // serviceCIDRs lists the address ranges the server allocates Service
@@ -615,12 +632,12 @@ func runRefCases(t *testing.T, r *refServer, cases []refCase, d kube.Defaulter) 
 		if err := r.ensureNamespace(ctx, ns); err != nil {
 			t.Fatal(err)
 		}
-		ms, err := runRefCase(ctx, r, c, ns, "-"+ns, d)
+		ms, n, err := runRefCase(ctx, r, c, ns, "-"+ns, d)
+		steps += n
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		steps += len(c.ops)
 		all = append(all, ms...)
 	}
 	return all, steps
@@ -822,5 +839,95 @@ func TestRealServerLiveHistory(t *testing.T) {
 				t.Errorf("examples/live/%s is not what the server stores after its history (-server +file):\n%s", h.File, d)
 			}
 		})
+	}
+}
+
+// TestRealServerRandom replays the seeded random program of
+// TestKubernetesRandomDifferential (applies, force applies, updates,
+// status and scale writes and field removals, over built-in kinds and a
+// custom resource with status and scale subresources) on the reference
+// server and on kube.Server, drawing each write from the object the
+// server stores. It runs with $STRUCTMERGE_REFERENCE_RANDOM cases (none
+// when unset); the seed is -kube-seed or $KUBE_SEED, printed. Every
+// mismatch fails it; a summary groups them by their first difference.
+func TestRealServerRandom(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("STRUCTMERGE_REFERENCE_RANDOM"))
+	if n <= 0 {
+		t.Skip("$STRUCTMERGE_REFERENCE_RANDOM (a number of cases) is not set")
+	}
+	r := newRefServer(t)
+	seed := kubeSeed(t)
+	crd, err := os.ReadFile(filepath.Join(scenarioRoot, "kubernetes", "crds", "widget.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	widgetCRD := []scenario.Source{{File: "widget.yaml", Text: crd}}
+	parse := func(texts []string) []map[string]any {
+		var out []map[string]any
+		for _, s := range texts {
+			v, err := value.FromYAML([]byte(s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, v.Unstructured().(map[string]any))
+		}
+		return out
+	}
+	builtins, widgets := parse(randomManifests), parse([]string{widgetManifest})
+	var cases []refCase
+	for c := 0; c < n; c++ {
+		g := &kubeGen{r: rand.New(rand.NewPCG(seed, uint64(c)))}
+		rc := refCase{name: fmt.Sprintf("random case %d", c)}
+		manifests := builtins
+		if c%10 == 9 {
+			// One case in ten on the custom resource.
+			manifests, rc.crds = widgets, widgetCRD
+		}
+		manifest := manifests[g.r.IntN(len(manifests))]
+		steps := 1 + g.r.IntN(6)
+		rc.next = func(i int, live map[string]any) (refOp, bool) {
+			if i >= steps {
+				return refOp{}, false
+			}
+			op := g.op(manifest, live)
+			if op.Manager == "" {
+				// A request without a manager is named after the
+				// client's user agent, which a test cannot share.
+				op.Manager = "unnamed"
+			}
+			return refOp{op: op.Op, manager: op.Manager, subresource: op.Subresource, object: op.Object.(map[string]any)}, true
+		}
+		cases = append(cases, rc)
+	}
+	t.Logf("seed %#x, %d cases (rerun with KUBE_SEED=%#x)", seed, n, seed)
+	all, steps := runRefCases(t, r, cases, builtinDefaults)
+	groups := map[string]int{}
+	example := map[string]refMismatch{}
+	for _, m := range all {
+		sig := m.what
+		for _, line := range strings.Split(m.detail, "\n") {
+			if l := strings.TrimSpace(strings.ReplaceAll(line, "\u00a0", " ")); strings.HasPrefix(l, "-") || strings.HasPrefix(l, "+") || strings.HasPrefix(l, "server:") {
+				sig += ": " + l
+				break
+			}
+		}
+		if len(sig) > 140 {
+			sig = sig[:140]
+		}
+		groups[sig]++
+		if _, ok := example[sig]; !ok {
+			example[sig] = m
+		}
+	}
+	for _, sig := range sortedKeys(anyMap(groups)) {
+		m := example[sig]
+		t.Logf("%5d %s\n      first: %s, %s", groups[sig], sig, m.cas, m.step)
+		if os.Getenv("STRUCTMERGE_REFERENCE_RANDOM_DETAIL") != "" {
+			t.Logf("%s", m.detail)
+		}
+	}
+	t.Logf("%d cases, %d writes: %d mismatches", n, steps, len(all))
+	if len(all) > 0 {
+		t.Errorf("%d of %d writes differ from the server", len(all), steps)
 	}
 }

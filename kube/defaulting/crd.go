@@ -8,14 +8,16 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	"sigs.k8s.io/yaml"
 
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
 
-// CustomResourceDefaulter sets the defaults of custom resources as
-// apiextensions-apiserver sets them: the `default`s of the structural
+// CustomResourceDefaulter decodes custom resources as
+// apiextensions-apiserver's codec does: their metadata through
+// metav1.ObjectMeta, then the `default`s of the structural
 // schema of the object's version (with the rules apiextensions applies:
 // defaults under nullable fields, defaults of fields that a schema prunes,
 // and so on), by apiextensions' own code. Immutable and safe for
@@ -76,6 +78,17 @@ func (d *CustomResourceDefaulter) Default(obj value.Value) (value.Value, error) 
 	u, ok := obj.Unstructured().(map[string]any)
 	if !ok {
 		return obj, nil
+	}
+	// The metadata goes through metav1.ObjectMeta, as apiextensions'
+	// codec decodes it (empty labels and the like are gone).
+	meta, found, err := objectmeta.GetObjectMeta(u, true)
+	if err != nil {
+		return value.Value{}, fmt.Errorf("%s: metadata: %w", kube.GVKOf(obj), err)
+	}
+	if found {
+		if err := objectmeta.SetObjectMeta(u, meta); err != nil {
+			return value.Value{}, fmt.Errorf("%s: metadata: %w", kube.GVKOf(obj), err)
+		}
 	}
 	structuraldefaulting.Default(u, s)
 	return value.FromUnstructuredLike(u, obj)

@@ -1,6 +1,7 @@
 package defaulting_test
 
 import (
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -132,4 +133,32 @@ func TestConcurrentUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestCustomResources(t *testing.T) {
+	crd, err := os.ReadFile("../../testdata/scenarios/kubernetes/crds/widget.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, err := defaulting.CustomResources(crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cr.Default(yv(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, labels: {}}\nspec: {ports: [{name: http, port: 80}]}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := at(t, got, "spec", "ports", "0", "protocol"); s != `"TCP"` {
+		t.Errorf("the schema's default: protocol = %s in %s", s, value.ToJSON(got))
+	}
+	if s := at(t, got, "metadata", "labels"); s != "none" {
+		t.Errorf("empty labels kept: %s", s)
+	}
+	other := yv(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, labels: {}}")
+	if out, err := cr.Default(other); err != nil || !value.Equal(out, other) {
+		t.Errorf("another kind changed: %v %s", err, value.ToJSON(out))
+	}
+	if _, err := defaulting.CustomResources([]byte("spec: [")); err == nil {
+		t.Error("a CRD that does not decode is not an error")
+	}
 }
