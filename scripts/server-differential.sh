@@ -5,12 +5,16 @@
 # module's TestRealServer* tests against it: the Kubernetes scenario corpus
 # and the manifests of examples/ and testdata/, replayed on the server and
 # on structmerge's kube.Server, step by step (object, managedFields,
-# error texts), and the test that shows an injected fault is caught.
+# error texts); structmerge apply beside the server's apply; the histories
+# of examples/live; and the test that shows an injected fault is caught.
 #
 #   scripts/server-differential.sh            # run the tests
 #   STRUCTMERGE_REFERENCE_UPDATE=1 scripts/server-differential.sh
 #                                             # rewrite the list of known
 #                                             # mismatches
+#   STRUCTMERGE_REFERENCE_RANDOM=600 scripts/server-differential.sh
+#                                             # also the random program
+#                                             # (600 cases; KUBE_SEED=N)
 #
 # The server runs without the admission plugins that change objects on
 # their own (ServiceAccount, Priority, DefaultTolerationSeconds,
