@@ -338,6 +338,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		}
 		return kube.NewServer(fm, kube.ChainDefaulters(d, crd), kube.WithGeneration(setup.Generation))
 	}
+	var target *unstructured.Unstructured
 	place := func(obj map[string]any) (map[string]any, *unstructured.Unstructured, error) {
 		out := cloneJSON(obj)
 		u := &unstructured.Unstructured{Object: out}
@@ -349,6 +350,12 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 			return out, u, nil
 		}
 		_, namespaced, err := r.resource(gvk, ns)
+		if meta.IsNoMatchError(err) && target != nil && gvk.GroupKind() == target.GroupVersionKind().GroupKind() {
+			// A version the server does not serve: the write goes
+			// to the stored object's endpoint (below), which
+			// refuses the body.
+			namespaced, err = target.GetNamespace() != "", nil
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -359,7 +366,6 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		}
 		return out, u, nil
 	}
-	var target *unstructured.Unstructured
 	var live map[string]any
 	if c.live != nil {
 		// What only a server assigns cannot be sent on a create.
@@ -411,6 +417,8 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 				body.SetUID((&unstructured.Unstructured{Object: live}).GetUID())
 			}
 			if u.GroupVersionKind().GroupKind() != target.GroupVersionKind().GroupKind() {
+				u = target
+			} else if _, _, err := r.resource(u.GroupVersionKind(), ns); meta.IsNoMatchError(err) {
 				u = target
 			}
 		}
