@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,34 +42,12 @@ type generationRow struct {
 // Any other statement that assigns a Generation is an error.
 func readGenerations(src string, gates map[string]bool) ([]generationRow, error) {
 	root := filepath.Join(src, "pkg", "registry")
-	var dirs []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(b, []byte("PrepareForCreate")) && bytes.Contains(b, []byte("Generation")) {
-			rel, err := filepath.Rel(root, filepath.Dir(path))
-			if err != nil {
-				return err
-			}
-			rel = filepath.ToSlash(rel)
-			if !slices.Contains(dirs, rel) {
-				dirs = append(dirs, rel)
-			}
-		}
-		return nil
+	dirs, err := registryDirs(root, func(b []byte) bool {
+		return bytes.Contains(b, []byte("PrepareForCreate")) && bytes.Contains(b, []byte("Generation"))
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(dirs)
 	var rows []generationRow
 	for _, rel := range dirs {
 		if _, ok := skipped[rel]; ok || strings.HasSuffix(rel, "/storage") {

@@ -197,34 +197,12 @@ func (p *pkgFiles) methods(name string) map[string]*ast.FuncDecl {
 func readRegistry(src string, gates map[string]bool) (*registry, error) {
 	root := filepath.Join(src, "pkg", "registry")
 	// Every directory under pkg/registry with a strategy method.
-	var dirs []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(b, []byte("GetResetFields")) || bytes.Contains(b, []byte("ResourcePathMappings{")) {
-			rel, err := filepath.Rel(root, filepath.Dir(path))
-			if err != nil {
-				return err
-			}
-			rel = filepath.ToSlash(rel)
-			if !slices.Contains(dirs, rel) {
-				dirs = append(dirs, rel)
-			}
-		}
-		return nil
+	dirs, err := registryDirs(root, func(b []byte) bool {
+		return bytes.Contains(b, []byte("GetResetFields")) || bytes.Contains(b, []byte("ResourcePathMappings{"))
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(dirs)
 	reg := &registry{}
 	for _, rel := range dirs {
 		if strings.HasSuffix(rel, "/storage") {
@@ -261,6 +239,40 @@ func readRegistry(src string, gates map[string]bool) (*registry, error) {
 		}
 	}
 	return reg, nil
+}
+
+// registryDirs lists, sorted and slash-separated, the directories under
+// root with a Go file (not a test) whose text has what has.
+func registryDirs(root string, has func([]byte) bool) ([]string, error) {
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if has(b) {
+			rel, err := filepath.Rel(root, filepath.Dir(path))
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			if !slices.Contains(dirs, rel) {
+				dirs = append(dirs, rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(dirs)
+	return dirs, nil
 }
 
 // endpointOf gives the endpoint a strategy type serves, from its name, and
@@ -1025,14 +1037,7 @@ func source(reg *registry) ([]byte, error) {
 		}
 		slices.Sort(versions)
 		for _, v := range versions {
-			fmt.Fprintf(&b, "\t\t{apiVersion: %q, paths: [][]string{", v)
-			for i, p := range r.fields[v] {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(stringsLit(p))
-			}
-			b.WriteString("}},\n")
+			fmt.Fprintf(&b, "\t\t{apiVersion: %q, paths: [][]string%s},\n", v, pathsLit(r.fields[v]))
 		}
 		b.WriteString("\t}},\n")
 	}
@@ -1068,17 +1073,19 @@ func source(reg *registry) ([]byte, error) {
 	b.WriteString("// empty path: anything but the metadata). It is never written.\n")
 	b.WriteString("var registryGenerations = [...]registryGeneration{\n")
 	for _, r := range reg.generations {
-		fmt.Fprintf(&b, "\t{group: %q, kind: %q, onCreate: %v, compared: [][]string{", r.group, r.kind, r.onCreate)
-		for i, p := range r.compared {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(stringsLit(p))
-		}
-		b.WriteString("}},\n")
+		fmt.Fprintf(&b, "\t{group: %q, kind: %q, onCreate: %v, compared: [][]string%s},\n", r.group, r.kind, r.onCreate, pathsLit(r.compared))
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
+}
+
+// pathsLit is the body of a [][]string literal of paths.
+func pathsLit(paths [][]string) string {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		q[i] = stringsLit(p)
+	}
+	return "{" + strings.Join(q, ", ") + "}"
 }
 
 func stringsLit(p []string) string {
