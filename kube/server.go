@@ -83,7 +83,12 @@ func (c defaulterChain) New(gvk GroupVersionKind) (value.Value, bool) {
 //     not apply;
 //   - the storage strategy keeps the live values of the fields the kind
 //     resets on the subresource written (a create has none: it drops them,
-//     as most strategies drop the status of a new object).
+//     as most strategies drop the status of a new object);
+//   - metadata.generation moves as the kind's registry moves it
+//     (WithGeneration; RegistryGeneration by default);
+//   - a create by update compares the new object with the kind's empty
+//     object when the Defaulter is a Creater, as the server's create
+//     does, and may not carry a resourceVersion.
 //
 // The FieldManager alone does none of this: it is for callers that default
 // on their own, such as an API server. A Server is immutable and safe for
