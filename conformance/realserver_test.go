@@ -449,7 +449,13 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 		switch {
 		case werr != nil || gerr != nil:
 			if errText(werr) != errText(gerr) {
-				out = append(out, refMismatch{c.name, step, "error", fmt.Sprintf("server: %s\nstructmerge: %s", errText(werr), errText(gerr))})
+				detail := fmt.Sprintf("server: %s\nstructmerge: %s", errText(werr), errText(gerr))
+				if os.Getenv("STRUCTMERGE_REFERENCE_RANDOM_DETAIL") != "" {
+					l, _ := json.Marshal(live)
+					o, _ := json.Marshal(op.object)
+					detail += fmt.Sprintf("\nlive: %s\nsent: %s", l, o)
+				}
+				out = append(out, refMismatch{c.name, step, "error", detail})
 			}
 		default:
 			if want["kind"] == "Service" {
@@ -860,6 +866,7 @@ func TestRealServerLiveHistory(t *testing.T) {
 // mismatch fails it; a summary groups them by their first difference.
 func TestRealServerRandom(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("STRUCTMERGE_REFERENCE_RANDOM"))
+	first, _ := strconv.Atoi(os.Getenv("STRUCTMERGE_REFERENCE_RANDOM_FROM"))
 	if n <= 0 {
 		t.Skip("$STRUCTMERGE_REFERENCE_RANDOM (a number of cases) is not set")
 	}
@@ -883,7 +890,7 @@ func TestRealServerRandom(t *testing.T) {
 	}
 	builtins, widgets := parse(randomManifests), parse([]string{widgetManifest})
 	var cases []refCase
-	for c := 0; c < n; c++ {
+	for c := first; c < first+n; c++ {
 		g := &kubeGen{r: rand.New(rand.NewPCG(seed, uint64(c)))}
 		rc := refCase{name: fmt.Sprintf("random case %d", c)}
 		manifests := builtins

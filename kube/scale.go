@@ -48,11 +48,15 @@ func (m *FieldManager) scale(parent, scaleObj value.Value, manager string, r req
 	if err != nil {
 		return value.Value{}, err
 	}
-	sent := normalizeScale(scaleObj)
+	// An update's Scale is decoded into its Go type (normalizeScale); an
+	// apply's is merged as sent, so an applied zero replicas is applied
+	// (and conflicts with their owner), as on the API server.
+	sent := scaleObj
 	var res value.Value
 	if apply {
 		res, err = c.apply(old, sent, manager, r.force)
 	} else {
+		sent = normalizeScale(sent)
 		if sent, err = defaultKind(old, sent); err != nil {
 			return value.Value{}, err
 		}

@@ -682,12 +682,14 @@ func (t *Typed) scale(parent, sent *unstructured.Unstructured, op scenario.Kuber
 	if err != nil {
 		return nil, err
 	}
-	normalizeScale(sent.Object)
 	var res runtime.Object
 	switch op.Op {
 	case scenario.OpApply, scenario.OpForceApply:
+		// The API server's apply patcher merges the Scale as sent (a
+		// zero replicas stays); an update decodes it into its Go type.
 		res, err = fm.Apply(old, sent, op.Manager, op.Op == scenario.OpForceApply)
 	case scenario.OpUpdate:
+		normalizeScale(sent.Object)
 		if sent, err = defaultKind(old, sent, sgvk); err != nil {
 			return nil, err
 		}
