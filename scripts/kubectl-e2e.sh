@@ -127,6 +127,11 @@ tamper() { sed '0,/image/s//imagE/' "$1"; }
 run() {
 	local step="$1" e side rc f
 	shift
+	# A second between steps: the servers order managedFields entries by
+	# the second they were written in (then by manager), so two writes that
+	# share a second on one server and not on the other would come out in
+	# different orders.
+	sleep 1.1
 	for e in "${servers[@]}"; do
 		side=drop
 		[ "$e" = smd ] && side=ref
