@@ -155,8 +155,28 @@ kas_ours() {
 	cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline")" || return 1
 	case "$cmd" in
 	*"$1/"*) printf %s "$pid" ;;
-	*) return 1 ;;
+	*)
+		# Our own child that has not run exec yet (its command line is
+		# still this script's) is ours too.
+		local ppid
+		ppid="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f2)"
+		[ "$ppid" = "$$" ] || [ "$ppid" = "$BASHPID" ] || return 1
+		printf %s "$pid"
+		;;
 	esac
+}
+
+# kas_alive DIR NAME reports whether the process we started as NAME (pid in
+# DIR/NAME.pid) is still running. Unlike kas_ours it does not read the
+# command line: just after the start, the forked shell may not have run exec
+# yet, and its command line is still this script's. A zombie is not alive.
+kas_alive() {
+	local pid state
+	[ -f "$1/$2.pid" ] || return 1
+	pid="$(cat "$1/$2.pid")"
+	[ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || return 1
+	state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)" || return 1
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
 kas_tail_logs() {
@@ -197,7 +217,7 @@ kas_wait_url() {
 		if [ "$code" = 200 ]; then
 			return 0
 		fi
-		if ! kas_ours "$dir" "$name" >/dev/null; then
+		if ! kas_alive "$dir" "$name"; then
 			echo "kube-apiserver: $name exited while starting" >&2
 			return 1
 		fi
