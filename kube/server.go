@@ -86,6 +86,11 @@ func (c defaulterChain) New(gvk GroupVersionKind) (value.Value, bool) {
 //     as most strategies drop the status of a new object);
 //   - metadata.generation moves as the kind's registry moves it
 //     (WithGeneration; RegistryGeneration by default);
+//   - with WithStrategy, the kind's registry strategy runs between the
+//     field manager and the storage (package kube/registry has
+//     Kubernetes' own): what a create drops and computes, what an update
+//     keeps, the generation and the kind's validation; the two points
+//     above then apply only to the kinds it does not know;
 //   - a create by update compares the new object with the kind's empty
 //     object when the Defaulter is a Creater, as the server's create
 //     does, and may not carry a resourceVersion.
@@ -94,9 +99,33 @@ func (c defaulterChain) New(gvk GroupVersionKind) (value.Value, bool) {
 // on their own, such as an API server. A Server is immutable and safe for
 // concurrent use when its FieldManager and Defaulter are.
 type Server struct {
-	fm  *FieldManager
-	def Defaulter
-	gen GenerationFunc
+	fm       *FieldManager
+	def      Defaulter
+	gen      GenerationFunc
+	strategy Strategy
+}
+
+// A Strategy does what a kind's registry strategy does to an object
+// between the field manager and the storage: what PrepareForCreate and
+// PrepareForUpdate clear, keep or compute (status dropped on create, the
+// live values of the fields a subresource may not change, the generation,
+// a new Pod's phase), and the kind's validation, whose refusal is the
+// write's error. live is null for a create. obj and live are defaulted;
+// subresource is the endpoint written ("" for the main resource).
+//
+// Prepare returns false, with obj unchanged, for a kind or subresource it
+// does not know; the Server then does what its reset fields and
+// generation rules say. Package kube/registry has the strategies of
+// Kubernetes' built-in kinds. Prepare must not modify its arguments and
+// must be safe for concurrent use.
+type Strategy interface {
+	Prepare(obj, live value.Value, subresource string) (value.Value, bool, error)
+}
+
+// WithStrategy sets the registry strategies the Server runs before it
+// stores an object (none by default).
+func WithStrategy(st Strategy) ServerOption {
+	return func(s *Server) { s.strategy = st }
 }
 
 // ServerOption configures a Server.
@@ -201,12 +230,26 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 // object has a resourceVersion, in its words.
 var ErrResourceVersionSetOnCreate = errors.New("resourceVersion should not be set on objects to be created")
 
-// store does what the storage does with the field manager's result: the
-// fields the kind resets on this subresource keep their live values, the
-// generation moves as the registry moves it, and the object is defaulted
-// (the storage decodes what it stored).
+// store does what the registry and the storage do with the field
+// manager's result: the strategy prepares and validates it; for a kind the
+// strategy does not know, the fields the kind resets on this subresource
+// keep their live values and the generation moves as the registry moves
+// it; and the object is defaulted (the storage decodes what it stored).
 func (s *Server) store(obj, live value.Value, subresource string) (value.Value, error) {
 	gvk := GVKOf(obj)
+	if s.strategy != nil {
+		def, err := s.Read(obj)
+		if err != nil {
+			return value.Value{}, err
+		}
+		out, ok, err := s.strategy.Prepare(def, live, subresource)
+		if err != nil {
+			return value.Value{}, err
+		}
+		if ok {
+			return s.Read(out)
+		}
+	}
 	if subresource != ScaleSubresource && s.fm.reset != nil {
 		if set := s.fm.reset(gvk, subresource)[gvk.APIVersion()]; !set.Empty() {
 			l := live

@@ -257,3 +257,67 @@ func TestServerUpdateWithEmptyManagedFields(t *testing.T) {
 		t.Errorf("managedFields after an update that clears them: %s", summary(entries))
 	}
 }
+
+// strategyFunc is a kube.Strategy that is a function.
+type strategyFunc func(obj, live value.Value, sub string) (value.Value, bool, error)
+
+func (f strategyFunc) Prepare(obj, live value.Value, sub string) (value.Value, bool, error) {
+	return f(obj, live, sub)
+}
+
+// A Strategy sees the field manager's result defaulted, with the live
+// object and the endpoint; its result is stored (and defaulted again), its
+// error is the write's, and a kind it does not know gets the reset fields
+// and generation rules.
+func TestServerStrategy(t *testing.T) {
+	var sawReplicas, sawSub string
+	var sawLive bool
+	refuse := errors.New("refused by the strategy")
+	st := strategyFunc(func(obj, live value.Value, sub string) (value.Value, bool, error) {
+		sawReplicas, sawSub, sawLive = replicas(t, obj), sub, !live.IsNull()
+		switch kube.GVKOf(obj).Kind {
+		case "Deployment":
+			md, _ := obj.Get("metadata")
+			return withMetadata(obj, value.NewMap(append(md.Fields(), value.Field{Name: "labels", Value: value.NewMap([]value.Field{{Name: "prepared", Value: value.NewString("yes")}})}))), true, nil
+		case "ConfigMap":
+			return value.Value{}, true, refuse
+		}
+		return obj, false, nil
+	})
+	s, err := kube.NewServer(newManager(t), replicasDefaulter, kube.WithStrategy(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Apply(value.Value{}, yv(t, serverDeployment), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sawReplicas != "1" || sawSub != "" || sawLive {
+		t.Errorf("the strategy saw replicas %s, subresource %q, live %v; want the defaulted 1, the main resource, no live object", sawReplicas, sawSub, sawLive)
+	}
+	if md, _ := out.Get("metadata"); !md.Has("labels") {
+		t.Errorf("the strategy's result was not stored: %s", value.ToJSON(out))
+	}
+	if _, err := s.Apply(value.Value{}, yv(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}"), "kubectl"); !errors.Is(err, refuse) {
+		t.Errorf("the strategy's refusal: %v", err)
+	}
+	// A kind the strategy leaves alone: the generation rules apply.
+	out, err = s.Apply(value.Value{}, yv(t, "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {}"), "kubectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md, _ := out.Get("metadata"); !md.Has("generation") {
+		t.Errorf("without the strategy the registry's generation rule should set a generation: %s", value.ToJSON(out))
+	}
+}
+
+func withMetadata(obj, md value.Value) value.Value {
+	var fs []value.Field
+	for _, f := range obj.Fields() {
+		if f.Name == "metadata" {
+			f.Value = md
+		}
+		fs = append(fs, f)
+	}
+	return value.NewMap(fs)
+}

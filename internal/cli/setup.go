@@ -13,6 +13,7 @@ import (
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/kube/defaulting"
+	"github.com/structmerge/structmerge/kube/registry"
 	"github.com/structmerge/structmerge/openapi"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
@@ -144,6 +145,11 @@ func (f *inputFlags) types() (*types, error) {
 // milliseconds).
 var builtinDefaults = sync.OnceValue(defaulting.Builtin)
 
+// builtinStrategies are Kubernetes' own registry strategies of the
+// built-in kinds: what a server clears, keeps, computes and refuses
+// between its field manager and its storage.
+var builtinStrategies = sync.OnceValue(registry.Builtin)
+
 // server returns what the commands write with: the field manager with the
 // API server's defaulting and storage around it.
 func (t *types) server(at time.Time) (*kube.Server, error) {
@@ -151,7 +157,7 @@ func (t *types) server(at time.Time) (*kube.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return kube.NewServer(m, kube.ChainDefaulters(builtinDefaults(), t.crDefaults), kube.WithGeneration(t.generation))
+	return kube.NewServer(m, kube.ChainDefaulters(builtinDefaults(), t.crDefaults), kube.WithGeneration(t.generation), kube.WithStrategy(builtinStrategies()))
 }
 
 func (t *types) manager(at time.Time) (*kube.FieldManager, error) {

@@ -4,11 +4,10 @@
 // k8s.io/kubernetes/pkg/apis (and apiextensions-apiserver, for
 // CustomResourceDefinitions) register in a scheme.
 //
-// It is the one package of the module that imports k8s.io/kubernetes, at
-// the edge: the field manager and the rest of the core never do. A module
-// that imports it needs the replace directives of this module's go.mod
-// that point k8s.io/kubernetes' staging modules at their published
-// releases.
+// It imports k8s.io/kubernetes, at the edge, as kube/registry does: the
+// field manager and the rest of the core never do. A module that imports
+// it needs the replace directives of this module's go.mod that point
+// k8s.io/kubernetes' staging modules at their published releases.
 //
 // An object goes through what a request body goes through on the server
 // before the storage sees it: it is decoded into the kind's Go type of its
@@ -21,37 +20,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	admissioninstall "k8s.io/kubernetes/pkg/apis/admission/install"
-	admissionregistrationinstall "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
-	apiserverinternalinstall "k8s.io/kubernetes/pkg/apis/apiserverinternal/install"
-	appsinstall "k8s.io/kubernetes/pkg/apis/apps/install"
-	authenticationinstall "k8s.io/kubernetes/pkg/apis/authentication/install"
-	authorizationinstall "k8s.io/kubernetes/pkg/apis/authorization/install"
-	autoscalinginstall "k8s.io/kubernetes/pkg/apis/autoscaling/install"
-	batchinstall "k8s.io/kubernetes/pkg/apis/batch/install"
-	certificatesinstall "k8s.io/kubernetes/pkg/apis/certificates/install"
-	coordinationinstall "k8s.io/kubernetes/pkg/apis/coordination/install"
-	coreinstall "k8s.io/kubernetes/pkg/apis/core/install"
-	discoveryinstall "k8s.io/kubernetes/pkg/apis/discovery/install"
-	eventsinstall "k8s.io/kubernetes/pkg/apis/events/install"
-	extensionsinstall "k8s.io/kubernetes/pkg/apis/extensions/install"
-	flowcontrolinstall "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
-	imagepolicyinstall "k8s.io/kubernetes/pkg/apis/imagepolicy/install"
-	lifecycleinstall "k8s.io/kubernetes/pkg/apis/lifecycle/install"
-	networkinginstall "k8s.io/kubernetes/pkg/apis/networking/install"
-	nodeinstall "k8s.io/kubernetes/pkg/apis/node/install"
-	policyinstall "k8s.io/kubernetes/pkg/apis/policy/install"
-	rbacinstall "k8s.io/kubernetes/pkg/apis/rbac/install"
-	resourceinstall "k8s.io/kubernetes/pkg/apis/resource/install"
-	schedulinginstall "k8s.io/kubernetes/pkg/apis/scheduling/install"
-	storageinstall "k8s.io/kubernetes/pkg/apis/storage/install"
-	storagemigrationinstall "k8s.io/kubernetes/pkg/apis/storagemigration/install"
 
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/internal/k8sscheme"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -68,20 +42,7 @@ var _ kube.Defaulter = (*Defaulter)(nil)
 // serves itself (the API groups of k8s.io/kubernetes/pkg/apis and
 // apiextensions.k8s.io). Objects of other kinds come back unchanged.
 func Builtin() *Defaulter {
-	s := runtime.NewScheme()
-	for _, install := range []func(*runtime.Scheme){
-		admissioninstall.Install, admissionregistrationinstall.Install, apiserverinternalinstall.Install,
-		appsinstall.Install, authenticationinstall.Install, authorizationinstall.Install,
-		autoscalinginstall.Install, batchinstall.Install, certificatesinstall.Install,
-		coordinationinstall.Install, coreinstall.Install, discoveryinstall.Install,
-		eventsinstall.Install, extensionsinstall.Install, flowcontrolinstall.Install,
-		imagepolicyinstall.Install, lifecycleinstall.Install, networkinginstall.Install,
-		nodeinstall.Install, policyinstall.Install, rbacinstall.Install,
-		resourceinstall.Install, schedulinginstall.Install, storageinstall.Install,
-		storagemigrationinstall.Install, apiextensionsinstall.Install,
-	} {
-		install(s)
-	}
+	s := k8sscheme.Scheme()
 	return &Defaulter{scheme: s, decoder: serializer.NewCodecFactory(s).UniversalDeserializer()}
 }
 
