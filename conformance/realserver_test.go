@@ -32,6 +32,7 @@ import (
 
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/kube/defaulting"
 	"github.com/structmerge/structmerge/kube/registry"
@@ -333,7 +334,13 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 	// time the server stamped it with (the latest time among its
 	// entries), so that entries the clock orders come in the same order.
 	serverAt := func(stamp time.Time) (*kube.Server, error) {
-		fm, err := kube.NewFieldManager(setup.Resolver, setup.Options(stamp)...)
+		resets := func(gvk kube.GroupVersionKind, sub string) map[string]*fieldpath.Set {
+			if m := builtinStrategies.ResetFields(gvk, sub); m != nil {
+				return m
+			}
+			return setup.ResetFields(gvk, sub)
+		}
+		fm, err := kube.NewFieldManager(setup.Resolver, append(setup.Options(stamp), kube.WithResetFields(resets))...)
 		if err != nil {
 			return nil, err
 		}

@@ -110,8 +110,11 @@ type Server struct {
 // PrepareForUpdate clear, keep or compute (status dropped on create, the
 // live values of the fields a subresource may not change, the generation,
 // a new Pod's phase), and the kind's validation, whose refusal is the
-// write's error. live is null for a create. obj and live are defaulted;
-// subresource is the endpoint written ("" for the main resource).
+// write's error. live is null for a create. obj is the field manager's
+// result as it comes (the strategy decodes and defaults it as the server
+// decodes it into its Go type: an empty list stays one); live is
+// defaulted; subresource is the endpoint written ("" for the main
+// resource).
 //
 // Prepare returns false, with obj unchanged, for a kind or subresource it
 // does not know; the Server then does what its reset fields and
@@ -120,6 +123,16 @@ type Server struct {
 // must be safe for concurrent use.
 type Strategy interface {
 	Prepare(obj, live value.Value, subresource string) (value.Value, bool, error)
+}
+
+// A BodyDecoder is a Strategy that also decodes the body of an update (or
+// create) as the server's handler decodes it for the endpoint of kind
+// endpoint, before anything else, and refuses what the server refuses in
+// its words: a body of another kind, a value the kind's Go type cannot
+// hold. It returns nil for a kind it does not know.
+type BodyDecoder interface {
+	Strategy
+	DecodeBody(body value.Value, endpoint GroupVersionKind) error
 }
 
 // WithStrategy sets the registry strategies the Server runs before it
@@ -191,6 +204,15 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 		return value.Value{}, err
 	}
 	sub := resolveRequest(opts).subresource
+	if bd, ok := s.strategy.(BodyDecoder); ok && sub != ScaleSubresource {
+		endpoint := GVKOf(obj)
+		if !live.IsNull() {
+			endpoint = GVKOf(live)
+		}
+		if err := bd.DecodeBody(obj, endpoint); err != nil {
+			return value.Value{}, err
+		}
+	}
 	if sub != ScaleSubresource {
 		// The request body is decoded at its kind: give it live's kind
 		// first, as the field manager would.
@@ -238,11 +260,7 @@ var ErrResourceVersionSetOnCreate = errors.New("resourceVersion should not be se
 func (s *Server) store(obj, live value.Value, subresource string) (value.Value, error) {
 	gvk := GVKOf(obj)
 	if s.strategy != nil {
-		def, err := s.Read(obj)
-		if err != nil {
-			return value.Value{}, err
-		}
-		out, ok, err := s.strategy.Prepare(def, live, subresource)
+		out, ok, err := s.strategy.Prepare(obj, live, subresource)
 		if err != nil {
 			return value.Value{}, err
 		}

@@ -265,8 +265,8 @@ func (f strategyFunc) Prepare(obj, live value.Value, sub string) (value.Value, b
 	return f(obj, live, sub)
 }
 
-// A Strategy sees the field manager's result defaulted, with the live
-// object and the endpoint; its result is stored (and defaulted again), its
+// A Strategy sees the field manager's result as it is, with the live
+// object and the endpoint; its result is stored (and defaulted), its
 // error is the write's, and a kind it does not know gets the reset fields
 // and generation rules.
 func TestServerStrategy(t *testing.T) {
@@ -292,8 +292,11 @@ func TestServerStrategy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sawReplicas != "1" || sawSub != "" || sawLive {
-		t.Errorf("the strategy saw replicas %s, subresource %q, live %v; want the defaulted 1, the main resource, no live object", sawReplicas, sawSub, sawLive)
+	if sawReplicas != "none" || sawSub != "" || sawLive {
+		t.Errorf("the strategy saw replicas %s, subresource %q, live %v; want the applied object as it is, the main resource, no live object", sawReplicas, sawSub, sawLive)
+	}
+	if got := replicas(t, out); got != "1" {
+		t.Errorf("the stored object was not defaulted: replicas %s", got)
 	}
 	if md, _ := out.Get("metadata"); !md.Has("labels") {
 		t.Errorf("the strategy's result was not stored: %s", value.ToJSON(out))

@@ -33,7 +33,7 @@ var beyondOffline = map[kube.GroupVersionKind][]string{
 		"spec.ingressClassName (admission: DefaultIngressClass)",
 	},
 	{Version: "v1", Kind: "Service"}: {
-		"spec.clusterIP, spec.clusterIPs, node ports, spec.ipFamilies and spec.ipFamilyPolicy (the server's allocators and service CIDRs)",
+		"spec.clusterIP, spec.clusterIPs, node ports and spec.ipFamilies (the server's allocators and service CIDRs)",
 	},
 	{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest"}: {
 		"spec.username, spec.uid, spec.groups and spec.extra (the requester's identity)",

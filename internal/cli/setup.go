@@ -109,6 +109,9 @@ func (f *inputFlags) types() (*types, error) {
 		t = &types{resolver: setup.Resolver, resetFields: setup.ResetFields, replicasPaths: setup.ReplicasPaths, generation: setup.Generation,
 			crDefaults: crd, converter: setup.Converter, readAt: setup.ReadAt}
 	}
+	// The strategies' own reset fields first: they also cover the kinds
+	// the generated tables do not (CustomResourceDefinitions).
+	t.resetFields = strategyResets(t.resetFields)
 	for _, p := range f.openapis {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -149,6 +152,17 @@ var builtinDefaults = sync.OnceValue(defaulting.Builtin)
 // built-in kinds: what a server clears, keeps, computes and refuses
 // between its field manager and its storage.
 var builtinStrategies = sync.OnceValue(registry.Builtin)
+
+// strategyResets returns the reset fields of the built-in strategies, and
+// next's for the endpoints they do not reset (custom resources).
+func strategyResets(next kube.ResetFieldsFunc) kube.ResetFieldsFunc {
+	return func(gvk kube.GroupVersionKind, subresource string) map[string]*fieldpath.Set {
+		if m := builtinStrategies().ResetFields(gvk, subresource); m != nil {
+			return m
+		}
+		return next(gvk, subresource)
+	}
+}
 
 // server returns what the commands write with: the field manager with the
 // API server's defaulting and storage around it.

@@ -29,14 +29,17 @@ import (
 	"encoding/json"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/kube/internal/k8sscheme"
 	"github.com/structmerge/structmerge/value"
@@ -61,9 +64,14 @@ type endpoints struct {
 // immutable after Builtin and safe for concurrent use.
 type Strategies struct {
 	scheme  *runtime.Scheme
+	codecs  serializer.CodecFactory
 	decoder runtime.Decoder
-	kinds   map[schema.GroupKind]endpoints
+	kinds   map[kindKey]endpoints
+	resets  map[endpointKey]map[string]*fieldpath.Set
 }
+
+// kindKey names a kind by group and name.
+type kindKey = schema.GroupKind
 
 var _ kube.Strategy = (*Strategies)(nil)
 
@@ -75,10 +83,14 @@ var _ kube.Strategy = (*Strategies)(nil)
 // are left out: Prepare returns false for them.
 func Builtin() *Strategies {
 	s := k8sscheme.Scheme()
+	kinds := builtinKinds(s)
+	codecs := serializer.NewCodecFactory(s)
 	return &Strategies{
 		scheme:  s,
-		decoder: serializer.NewCodecFactory(s).UniversalDeserializer(),
-		kinds:   builtinKinds(s),
+		codecs:  codecs,
+		decoder: codecs.UniversalDeserializer(),
+		kinds:   kinds,
+		resets:  resetTable(kinds),
 	}
 }
 
@@ -120,7 +132,7 @@ func (s *Strategies) Prepare(obj, live value.Value, subresource string) (out val
 		return obj, false, nil
 	}
 	sgvk := schema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
-	internal, err := s.internal(obj, sgvk)
+	internal, err := s.result(obj, sgvk)
 	if err != nil {
 		return value.Value{}, true, err
 	}
@@ -151,6 +163,9 @@ func (s *Strategies) Prepare(obj, live value.Value, subresource string) (out val
 	uid, created := m.GetUID(), m.GetCreationTimestamp()
 	if create {
 		rest.FillObjectMetaSystemFields(m)
+		if err := beforeServiceStrategy(internal, nil); err != nil {
+			return value.Value{}, true, err
+		}
 		if err := rest.BeforeCreate(st.(rest.RESTCreateStrategy), ctx, internal); err != nil {
 			return value.Value{}, true, err
 		}
@@ -172,9 +187,11 @@ func (s *Strategies) Prepare(obj, live value.Value, subresource string) (out val
 			}
 		}
 		if subresource == "" {
-			keepAllocated(internal, old)
+			err = beforeServiceStrategy(internal, old)
 		}
-		err = rest.BeforeUpdate(st, ctx, internal, old)
+		if err == nil {
+			err = rest.BeforeUpdate(st, ctx, internal, old)
+		}
 		m.SetResourceVersion(rv)
 		if err != nil {
 			return value.Value{}, true, err
@@ -189,17 +206,77 @@ func (s *Strategies) Prepare(obj, live value.Value, subresource string) (out val
 	return out, true, err
 }
 
+// result converts the field manager's result into the Go type of its kind
+// and version as the server's field manager does (from its unstructured
+// form, which is what an apply leaves; an update's body has been decoded
+// already), defaults it, and converts it to the internal version. A value
+// the Go type cannot hold is the field manager's error, in its words.
+func (s *Strategies) result(obj value.Value, gvk schema.GroupVersionKind) (runtime.Object, error) {
+	m, _ := obj.Unstructured().(map[string]any)
+	u := &unstructured.Unstructured{Object: m}
+	typed, err := s.scheme.ConvertToVersion(u, gvk.GroupVersion())
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert new object (%s/%s; %v) to proper version: %w", u.GetNamespace(), u.GetName(), gvk, err)
+	}
+	s.scheme.Default(typed)
+	out, err := s.scheme.ConvertToVersion(typed, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, fmt.Errorf("converting %s to its internal version: %w", gvk, err)
+	}
+	return out, nil
+}
+
+var _ kube.BodyDecoder = (*Strategies)(nil)
+
+// DecodeBody decodes an update's body as the API server's update handler
+// decodes it for the endpoint of a built-in kind: at the body's own
+// apiVersion and kind (the endpoint's when it has none), into the
+// endpoint's kind, where a field the Go type does not have is only a
+// warning. Its refusal is the server's: a BadRequest whose message says
+// which kind cannot be handled as which, and why.
+func (s *Strategies) DecodeBody(body value.Value, endpoint kube.GroupVersionKind) error {
+	egvk := schema.GroupVersionKind{Group: endpoint.Group, Version: endpoint.Version, Kind: endpoint.Kind}
+	if _, ok := s.kinds[egvk.GroupKind()]; !ok || !s.scheme.Recognizes(egvk) {
+		return nil
+	}
+	hub := schema.GroupVersion{Group: egvk.Group, Version: runtime.APIVersionInternal}
+	into, err := s.scheme.New(hub.WithKind(egvk.Kind))
+	if err != nil {
+		return nil
+	}
+	obj, gvk, err := s.bodyDecoder(hub).Decode(value.ToJSON(body), &egvk, into)
+	if err == nil {
+		return nil
+	}
+	if _, strict := runtime.AsStrictDecodingError(err); strict && obj != nil {
+		return nil
+	}
+	if gvk != nil && gvk.Kind != "" {
+		return apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, egvk.Kind, err))
+	}
+	return apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v", egvk.Kind, err))
+}
+
+// bodyDecoder is the server's decoder of request bodies for hub: JSON,
+// strict (what is only strict is a warning), defaulted and converted.
+func (s *Strategies) bodyDecoder(hub schema.GroupVersion) runtime.Decoder {
+	info, _ := runtime.SerializerInfoForMediaType(s.codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
+	return s.codecs.DecoderToVersion(info.StrictSerializer, hub)
+}
+
 // unknownResourceVersion stands for the live resourceVersion of an update
 // when neither the request nor the live object has one.
 const unknownResourceVersion = "1"
 
-// internal decodes obj into the Go type of its kind and version and
-// converts it to the kind's internal version, as the storage holds it.
+// internal decodes obj into the Go type of its kind and version, defaults
+// it and converts it to the kind's internal version, as the server does
+// with the field manager's result before its strategy.
 func (s *Strategies) internal(obj value.Value, gvk schema.GroupVersionKind) (runtime.Object, error) {
 	typed, _, err := s.decoder.Decode(value.ToJSON(obj), &gvk, nil)
 	if err != nil {
 		return nil, fmt.Errorf("decoding %s: %w", gvk, err)
 	}
+	s.scheme.Default(typed)
 	out, err := s.scheme.ConvertToVersion(typed, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
 		return nil, fmt.Errorf("converting %s to its internal version: %w", gvk, err)

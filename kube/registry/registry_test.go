@@ -128,6 +128,20 @@ func TestPrepareRefuses(t *testing.T) {
 	}
 }
 
+// A value the kind's Go type cannot hold is refused as the server's field
+// manager refuses an apply's result.
+func TestPrepareUndecodable(t *testing.T) {
+	v, err := value.FromYAML([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: x, resources: {limits: {cpu: lots}}}]}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok, err := st.Prepare(v, value.Value{}, "")
+	want := `failed to convert new object (default/p; /v1, Kind=Pod) to proper version: unable to convert unstructured object to /v1, Kind=Pod: quantities must match the regular expression`
+	if !ok || err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Prepare = %v, %v; want an error that begins %q", ok, err, want)
+	}
+}
+
 // Kinds and endpoints without a strategy here are left to the caller.
 func TestPrepareUnknown(t *testing.T) {
 	for _, tc := range []struct{ obj, sub string }{
@@ -167,5 +181,33 @@ func TestPrepareConcurrent(t *testing.T) {
 	}
 	if string(value.ToJSON(o)) != string(before) {
 		t.Error("Prepare modified its argument")
+	}
+}
+
+// An update's body is decoded as the server's handler decodes it for the
+// endpoint's kind.
+func TestDecodeBody(t *testing.T) {
+	cm := kube.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	for _, tc := range []struct{ body, want string }{
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}", ""},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nunknownField: 1", ""},
+		{"metadata: {name: c}\ndata: {a: b}", ""},
+		{"apiVersion: v1\nkind: Secret\nmetadata: {name: c}", `Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion`},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: [1]}", `ConfigMap in version "v1" cannot be handled as a ConfigMap: `},
+	} {
+		v, err := value.FromYAML([]byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = st.DecodeBody(v, cm)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.body, err)
+		case tc.want != "" && (!apierrors.IsBadRequest(err) || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%q: %v, want a BadRequest that begins %q", tc.body, err, tc.want)
+		}
+	}
+	if err := st.DecodeBody(value.NewMap(nil), kube.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}); err != nil {
+		t.Errorf("a kind it does not know: %v", err)
 	}
 }
