@@ -30,9 +30,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
+	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
-	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/kube/defaulting"
 	"github.com/structmerge/structmerge/kube/registry"
