@@ -91,6 +91,10 @@ func (c defaulterChain) New(gvk GroupVersionKind) (value.Value, bool) {
 //     Kubernetes' own): what a create drops and computes, what an update
 //     keeps, the generation and the kind's validation; the two points
 //     above then apply only to the kinds it does not know;
+//   - an apply through the scale subresource of a custom resource that
+//     changes it fails, as on Kubernetes 1.37, whose field manager cannot
+//     convert the Scale of a custom resource (an update or a patch of it
+//     works; an apply that changes nothing does too);
 //   - a create by update compares the new object with the kind's empty
 //     object when the Defaulter is a Creater, as the server's create
 //     does, and may not carry a resourceVersion.
@@ -192,7 +196,23 @@ func (s *Server) Apply(live, applied value.Value, manager string, opts ...Reques
 	if err != nil {
 		return value.Value{}, err
 	}
-	return s.store(res, live, resolveRequest(opts).subresource)
+	sub := resolveRequest(opts).subresource
+	if sub == ScaleSubresource && !live.IsNull() {
+		if _, builtin := RegistryReplicasPaths(GVKOf(live)); !builtin && !value.Equal(withoutManagedFields(res), withoutManagedFields(live)) {
+			return value.Value{}, fmt.Errorf("failed to convert new object (%s/%s; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1",
+				metadataString(applied, "namespace"), metadataString(applied, "name"))
+		}
+	}
+	return s.store(res, live, sub)
+}
+
+// withoutManagedFields is obj without metadata.managedFields.
+func withoutManagedFields(obj value.Value) value.Value {
+	md, ok := field(obj, "metadata")
+	if !ok || !md.Has("managedFields") {
+		return obj
+	}
+	return withField(obj, "metadata", withoutField(md, "managedFields"))
 }
 
 // Update is a create (null live), update or non-apply patch by manager
@@ -204,6 +224,7 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 		return value.Value{}, err
 	}
 	sub := resolveRequest(opts).subresource
+	var body value.Value
 	if bd, ok := s.strategy.(BodyDecoder); ok && sub != ScaleSubresource {
 		endpoint := GVKOf(obj)
 		if !live.IsNull() {
@@ -223,6 +244,7 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 		// empty list stays one (it clears them); JSON's omitempty would
 		// drop it.
 		mf, hasMF := nested(obj, "metadata", "managedFields")
+		body = obj
 		if obj, err = s.Read(obj); err != nil {
 			return value.Value{}, err
 		}
@@ -245,7 +267,51 @@ func (s *Server) Update(live, obj value.Value, manager string, opts ...RequestOp
 	if err != nil {
 		return value.Value{}, err
 	}
+	if s.strategy != nil && !body.IsNull() {
+		// The server's strategy sees the body as decoded, where an
+		// empty list stays one; the JSON of defaulting dropped them.
+		res = withEmptyLists(res, body)
+	}
 	return s.store(res, live, sub)
+}
+
+// withEmptyLists returns obj with the empty lists of body that obj lacks,
+// at the same places: in mappings both have, and in the items of lists of
+// the same length in both.
+func withEmptyLists(obj, body value.Value) value.Value {
+	out, _ := addEmptyLists(obj, body)
+	return out
+}
+
+// addEmptyLists is withEmptyLists that also reports whether it added any.
+func addEmptyLists(obj, body value.Value) (value.Value, bool) {
+	changed := false
+	switch {
+	case obj.Kind() == value.Map && body.Kind() == value.Map:
+		for _, f := range body.Fields() {
+			x, ok := field(obj, f.Name)
+			if !ok {
+				if f.Value.Kind() == value.List && f.Value.Len() == 0 {
+					obj, changed = withField(obj, f.Name, f.Value), true
+				}
+				continue
+			}
+			if y, ch := addEmptyLists(x, f.Value); ch {
+				obj, changed = withField(obj, f.Name, y), true
+			}
+		}
+	case obj.Kind() == value.List && body.Kind() == value.List && obj.Len() == body.Len():
+		items := make([]value.Value, obj.Len())
+		for i := range items {
+			var ch bool
+			items[i], ch = addEmptyLists(obj.Index(i), body.Index(i))
+			changed = changed || ch
+		}
+		if changed {
+			obj = value.NewList(items)
+		}
+	}
+	return obj, changed
 }
 
 // ErrResourceVersionSetOnCreate is the storage's refusal of a create whose

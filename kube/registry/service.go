@@ -117,10 +117,20 @@ func keepAllocated(svc, live *coreapi.Service) {
 	if needsHealthCheckNodePort(live) && needsHealthCheckNodePort(svc) && svc.Spec.HealthCheckNodePort == 0 {
 		svc.Spec.HealthCheckNodePort = live.Spec.HealthCheckNodePort
 	}
-	// The singular address without the list (an old client): the list
-	// follows when it is the live address.
+	// The single address and the list are brought into line: an old
+	// client sends the single address only (the list is the live one when
+	// the address is), and one that changes or clears the single address
+	// and sends the live list changes or clears the list with it.
 	if len(live.Spec.ClusterIPs) > 0 && len(svc.Spec.ClusterIPs) == 0 && live.Spec.ClusterIP == svc.Spec.ClusterIP {
 		svc.Spec.ClusterIPs = slices.Clone(live.Spec.ClusterIPs)
+	}
+	if live.Spec.ClusterIP != svc.Spec.ClusterIP && slices.Equal(live.Spec.ClusterIPs, svc.Spec.ClusterIPs) {
+		switch {
+		case live.Spec.ClusterIP != "" && svc.Spec.ClusterIP == "":
+			svc.Spec.ClusterIPs = nil
+		case live.Spec.ClusterIP == "" || svc.Spec.ClusterIP != "":
+			svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
+		}
 	}
 	if svc.Spec.Type == coreapi.ServiceTypeExternalName {
 		return
