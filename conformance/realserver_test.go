@@ -1054,7 +1054,8 @@ func TestRealServerLiveHistory(t *testing.T) {
 // custom resource with status and scale subresources) on the reference
 // server and on kube.Server, drawing each write from the object the
 // server stores. It runs with $STRUCTMERGE_REFERENCE_RANDOM cases (none
-// when unset); the seed is -kube-seed or $KUBE_SEED, printed. Every
+// when unset; scripts/server-differential.sh, which CI runs, sets 600);
+// the seed is -kube-seed or $KUBE_SEED, printed. Every
 // mismatch fails it; a summary groups them by their first difference.
 func TestRealServerRandom(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("STRUCTMERGE_REFERENCE_RANDOM"))
