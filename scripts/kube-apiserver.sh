@@ -145,21 +145,31 @@ kas_pki() {
 
 kas_token() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
 
+# kas_pid DIR NAME prints the pid in DIR/NAME.pid when that process exists.
+kas_pid() {
+	local pid
+	[ -f "$1/$2.pid" ] || return 1
+	pid="$(cat "$1/$2.pid")"
+	[ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || return 1
+	printf %s "$pid"
+}
+
+# kas_stat PID N prints field N of /proc/PID/stat after the command name
+# (1 is the state, 2 the parent's pid).
+kas_stat() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f"$2"; }
+
 # kas_ours DIR NAME prints the pid in DIR/NAME.pid when that process is still
 # running and its command line names DIR (so a reused pid is left alone).
 kas_ours() {
-	local pid cmd
-	[ -f "$1/$2.pid" ] || return 1
-	pid="$(cat "$1/$2.pid")"
-	[ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+	local pid cmd ppid
+	pid="$(kas_pid "$1" "$2")" || return 1
 	cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline")" || return 1
 	case "$cmd" in
 	*"$1/"*) printf %s "$pid" ;;
 	*)
 		# Our own child that has not run exec yet (its command line is
 		# still this script's) is ours too.
-		local ppid
-		ppid="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f2)"
+		ppid="$(kas_stat "$pid" 2)"
 		[ "$ppid" = "$$" ] || [ "$ppid" = "$BASHPID" ] || return 1
 		printf %s "$pid"
 		;;
@@ -172,10 +182,8 @@ kas_ours() {
 # yet, and its command line is still this script's. A zombie is not alive.
 kas_alive() {
 	local pid state
-	[ -f "$1/$2.pid" ] || return 1
-	pid="$(cat "$1/$2.pid")"
-	[ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || return 1
-	state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)" || return 1
+	pid="$(kas_pid "$1" "$2")" || return 1
+	state="$(kas_stat "$pid" 1)"
 	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 

@@ -126,6 +126,13 @@ func (s *Strategies) Prepare(obj, live value.Value, subresource string) (out val
 	if !ok {
 		return obj, false, nil
 	}
+	// Kubernetes' code is written for what its decoder lets through; if
+	// it fails on something else, the write fails, and the caller goes on.
+	defer func() {
+		if r := recover(); r != nil {
+			out, ok, err = value.Value{}, true, fmt.Errorf("the registry strategy of %s failed: %v", gvk, r)
+		}
+	}()
 	create := live.IsNull()
 	if create && subresource != "" {
 		// Only the main resource creates.
