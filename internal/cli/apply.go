@@ -31,6 +31,7 @@ See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts`
 // applyFlags are the flags of apply and diff.
 type applyFlags struct {
 	inputFlags
+	cluster      clusterFlags
 	live         []string
 	fieldManager string
 	force        bool
@@ -43,6 +44,7 @@ func (f *applyFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.fieldManager, "field-manager", "kubectl", "the name of the manager that applies")
 	cmd.Flags().BoolVar(&f.force, "force-conflicts", false, "take the fields other managers own instead of failing")
 	cmd.Flags().StringVar(&f.subresource, "subresource", "", "apply to this subresource (status or scale)")
+	f.cluster.register(cmd)
 }
 
 // applied is the outcome of applying one manifest.
@@ -64,7 +66,18 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 		return nil, nil, err
 	}
 	var live []object
-	if len(f.live) > 0 {
+	switch {
+	case f.cluster.enabled() && len(f.live) > 0:
+		return nil, nil, badf("--live and --kubeconfig/--context exclude each other: the live objects come from files or from a cluster")
+	case f.cluster.enabled():
+		c, err := f.cluster.connect()
+		if err != nil {
+			return nil, nil, err
+		}
+		if live, f.clusterCRDs, err = c.live(cmd.Context(), objs, kube.BuiltinTypes()); err != nil {
+			return nil, nil, err
+		}
+	case len(f.live) > 0:
 		if live, err = readObjects(f.live, f.recursive, cmd.InOrStdin()); err != nil {
 			return nil, nil, err
 		}
@@ -285,7 +298,7 @@ func newApply() *cobra.Command {
 				w := cmd.ErrOrStderr()
 				for _, a := range res {
 					if a.conflict != nil {
-						printConflict(w, a)
+						printConflict(w, a, f.fieldManager)
 					}
 				}
 				return exitError{1}
@@ -319,7 +332,11 @@ func printObjects(w io.Writer, objs []value.Value, format string) {
 
 // printConflict prints what kubectl prints for a conflicting apply, then
 // each conflict in detail.
-func printConflict(w io.Writer, a applied) {
+// printConflict prints a conflict as kubectl does, then each conflicting
+// field: where the manifest sets it, its owner (manager, operation, API
+// version, subresource), the live and the desired value, and what
+// --force-conflicts would do.
+func printConflict(w io.Writer, a applied, manager string) {
 	fmt.Fprintf(w, "error: %s: %s\n%s\n", a.manifest.where(), a.conflict.Error(), conflictAdvice)
 	fmt.Fprintf(w, "Conflicts on %s:\n", a.manifest.resource())
 	for _, c := range a.conflict.Conflicts {
@@ -331,8 +348,8 @@ func printConflict(w io.Writer, a applied) {
 			owner += ", subresource " + c.Subresource
 		}
 		owner += ")"
-		fmt.Fprintf(w, "%s: %s: %s: conflict with %s\n    live:    %s\n    desired: %s\n",
-			a.manifest.at(c.Path), a.manifest.resource(), c.Path, owner, short(c.Live), short(c.Desired))
+		fmt.Fprintf(w, "%s: %s: %s: conflict with %s\n    live:    %s\n    desired: %s\n    with --force-conflicts: %q takes it from %q and sets the desired value\n",
+			a.manifest.at(c.Path), a.manifest.resource(), c.Path, owner, short(c.Live), short(c.Desired), manager, c.Manager)
 	}
 }
 

@@ -59,7 +59,7 @@ func newDiff() *cobra.Command {
 			}
 			for _, a := range res {
 				if a.conflict != nil {
-					printConflict(cmd.ErrOrStderr(), a)
+					printConflict(cmd.ErrOrStderr(), a, f.fieldManager)
 					return exitError{2}
 				}
 			}

@@ -42,6 +42,9 @@ type object struct {
 
 // where names the object's place: "web.yaml: document 2 (line 7)".
 func (o object) where() string {
+	if o.Doc == 0 {
+		return o.File // not read from a file: "cluster admin"
+	}
 	s := o.File + ": document " + fmt.Sprint(o.Doc)
 	if o.Line > 0 {
 		s += fmt.Sprintf(" (line %d)", o.Line)

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"os"
+	"sigs.k8s.io/yaml"
 	"sync"
 	"time"
 
@@ -41,6 +42,9 @@ type inputFlags struct {
 	recursive bool
 	crds      []string
 	openapis  []string
+	// clusterCRDs are the CRDs read from a cluster (those of --crd
+	// files win).
+	clusterCRDs []scenario.Source
 }
 
 func (f *inputFlags) register(cmd *cobra.Command, what string) {
@@ -90,6 +94,15 @@ func (f *inputFlags) types() (*types, error) {
 			return nil, badf("--crd: %v", err)
 		}
 		srcs = append(srcs, scenario.Source{File: c, Text: data})
+	}
+	fromFiles := map[string]bool{}
+	for _, src := range srcs {
+		fromFiles[crdName(src.Text)] = true
+	}
+	for _, src := range f.clusterCRDs {
+		if !fromFiles[crdName(src.Text)] {
+			srcs = append(srcs, src)
+		}
 	}
 	// The built-in types alone need no merged schema document.
 	t := &types{resolver: kube.BuiltinTypes(), resetFields: kube.RegistryResetFields, replicasPaths: kube.RegistryReplicasPaths, generation: kube.RegistryGeneration}
@@ -210,4 +223,15 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	return 2
+}
+
+// crdName is the metadata.name of a CRD's YAML ("" when it has none).
+func crdName(text []byte) string {
+	var crd struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	_ = yaml.Unmarshal(text, &crd)
+	return crd.Metadata.Name
 }
