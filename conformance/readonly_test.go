@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -331,6 +332,41 @@ func TestRealServerReadOnly(t *testing.T) {
 			}
 			if d := cmp.Diff(withoutServerAssigned(wantApplied), withoutServerAssigned(gotApplied)); d != "" {
 				t.Errorf("structmerge apply differs from kubectl apply --server-side --dry-run=server (-kubectl +structmerge):\n%s", d)
+			}
+
+			// owners and blame read the objects the manifest names from
+			// the cluster, as from a file of kubectl get
+			// --show-managed-fields.
+			if len(c.setup) > 0 {
+				mu := &unstructured.Unstructured{Object: m}
+				ri, _, err := r.resource(mu.GroupVersionKind(), ns)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stored, err := ri.Get(ctx, mu.GetName(), metav1.GetOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				data, err := yaml.Marshal(stored.Object)
+				if err != nil {
+					t.Fatal(err)
+				}
+				liveFile := filepath.Join(t.TempDir(), "live.yaml")
+				if err := os.WriteFile(liveFile, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, args := range [][]string{{"owners", "-o", "json"}, {"blame", "--time", "none"}} {
+					var fromFile, fromCluster, errs bytes.Buffer
+					if code := cli.Main(append(args, "-f", liveFile), nil, &fromFile, &errs); code != 0 {
+						t.Fatalf("%s -f live.yaml exits %d:\n%s", args[0], code, errs.String())
+					}
+					if code := cli.Main(append(args, "--kubeconfig", readonly, "-f", file), nil, &fromCluster, &errs); code != 0 {
+						t.Fatalf("%s --kubeconfig exits %d:\n%s", args[0], code, errs.String())
+					}
+					if d := cmp.Diff(fromFile.String(), fromCluster.String()); d != "" {
+						t.Errorf("%s of the cluster's object differs from %s of kubectl get's (-file +cluster):\n%s", args[0], args[0], d)
+					}
+				}
 			}
 
 			reqs := rec.requests()[before:]

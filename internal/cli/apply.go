@@ -257,16 +257,19 @@ func newApply() *cobra.Command {
 	var f applyFlags
 	var output string
 	cmd := &cobra.Command{
-		Use:   "apply -f FILE|DIR|- [--live FILE|DIR|-]",
+		Use:   "apply -f FILE|DIR|- [--live FILE|DIR|- | --context NAME]",
 		Short: "Server-side apply manifests to live objects, offline",
 		Long: "Applies the manifests to the live objects (matched by apiVersion, kind, namespace and name, or by another\n" +
 			"version of the kind: a custom resource whose CRD has conversion None is served at the manifest's version) as the\n" +
 			"Kubernetes API server's field manager does, and prints the resulting objects with their managedFields.\n" +
 			"A manifest without a live object is created. On conflict it prints the API server's message, kubectl's\n" +
 			"advice and, per conflict, the field at its file:line:col in the manifest, the owner and the live and desired values.\n" +
+			"With --kubeconfig or --context the live objects (and the CRDs of custom resources) are read from that\n" +
+			"cluster with GET only, as a dry run: nothing is written.\n" +
 			"Times come from the clock, or from $STRUCTMERGE_NOW (RFC 3339) when set.\n" +
 			"Exit status: 0 applied, 1 conflicts, 2 bad input.",
 		Example: "  structmerge apply -f examples/deployment.yaml --live examples/live/deployment.yaml\n" +
+			"  structmerge apply -f deploy.yaml --context readonly -o json\n" +
 			"  structmerge apply -f manifests/ -R --live live/ --force-conflicts -o json\n" +
 			"  cat cr.yaml | structmerge apply -f - --crd crd.yaml",
 		Args: cobra.NoArgs,

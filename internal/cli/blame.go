@@ -19,6 +19,7 @@ import (
 
 func newBlame() *cobra.Command {
 	var f inputFlags
+	var cf clusterFlags
 	var timeMode, manager, output string
 	cmd := &cobra.Command{
 		Use:   "blame -f FILE|-",
@@ -28,6 +29,7 @@ func newBlame() *cobra.Command {
 			"subresource and the time of their last write (--time relative, absolute or none; relative times are\n" +
 			"measured from the clock, or from $STRUCTMERGE_NOW when set). --manager keeps one manager's fields;\n" +
 			"-o json prints the ownership list instead.\n" +
+			"With --kubeconfig or --context the objects the files name are read from that cluster (GET only).\n" +
 			"Exit status: 0, or 2 on bad input.",
 		Example: "  structmerge blame -f examples/live/deployment.yaml\n" +
 			"  kubectl get deploy web -o yaml --show-managed-fields | structmerge blame -f - --time absolute\n" +
@@ -45,6 +47,12 @@ func newBlame() *cobra.Command {
 			objs, err := f.read(cmd)
 			if err != nil {
 				return err
+			}
+			if cf.enabled() {
+				// The objects of the files name those to read.
+				if objs, err = cf.liveObjects(cmd, objs); err != nil {
+					return err
+				}
 			}
 			at, err := now()
 			if err != nil {
@@ -95,6 +103,7 @@ func newBlame() *cobra.Command {
 		},
 	}
 	f.register(cmd, "the live objects, with managedFields")
+	cf.register(cmd)
 	cmd.Flags().StringVar(&timeMode, "time", "relative", "how to show times: relative, absolute or none")
 	cmd.Flags().StringVar(&manager, "manager", "", "show only the fields of this manager")
 	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: yaml (annotated object) or json (ownership list)")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/yaml"
 
 	"github.com/structmerge/structmerge/internal/scenario"
@@ -55,6 +57,9 @@ type cluster struct {
 }
 
 func (c *clusterFlags) connect() (*cluster, error) {
+	// client-go logs what it retries through klog; the command reports
+	// what failed in its own words.
+	klog.SetLogger(logr.Discard())
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = c.kubeconfig
 	overrides := &clientcmd.ConfigOverrides{CurrentContext: c.context}
@@ -101,6 +106,11 @@ func (c *clusterFlags) connect() (*cluster, error) {
 // resources among them. A manifest of a namespaced kind without a
 // namespace gets the context's, as kubectl sends it. Only get is used.
 func (c *cluster) live(ctx context.Context, manifests []object, builtin kube.TypeResolver) ([]object, []scenario.Source, error) {
+	return c.read(ctx, manifests, builtin, true)
+}
+
+// read is live, and reads the CRDs only when withCRDs is set.
+func (c *cluster) read(ctx context.Context, manifests []object, builtin kube.TypeResolver, withCRDs bool) ([]object, []scenario.Source, error) {
 	type job struct {
 		i       int
 		mapping *meta.RESTMapping
@@ -127,7 +137,7 @@ func (c *cluster) live(ctx context.Context, manifests []object, builtin kube.Typ
 			}
 			o.Value = withField(o.Value, "metadata", withField(md, "namespace", value.NewString(c.namespace)))
 		}
-		if _, ok := builtin.ResolveType(gvk); !ok {
+		if _, ok := builtin.ResolveType(gvk); !ok && withCRDs {
 			crds[m.Resource.Resource+"."+m.Resource.Group] = true
 		}
 		jobs = append(jobs, job{i, m})
@@ -195,4 +205,27 @@ func (c *cluster) readError(what string, err error) error {
 		return badf("%s: forbidden (the credentials of context %s may not get it): %v", what, c.name, err)
 	}
 	return badf("%s: %v", what, strings.TrimSpace(err.Error()))
+}
+
+// liveObjects returns, for blame and owners, the live object of each of
+// objs on the cluster the flags name, in the same order. An object the
+// cluster does not have is an error.
+func (c *clusterFlags) liveObjects(cmd *cobra.Command, objs []object) ([]object, error) {
+	cl, err := c.connect()
+	if err != nil {
+		return nil, err
+	}
+	live, _, err := cl.read(cmd.Context(), objs, kube.BuiltinTypes(), false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]object, 0, len(objs))
+	for _, o := range objs {
+		l, ok := findLive(live, o)
+		if !ok {
+			return nil, badf("%s: %s does not exist on the cluster of context %s", o.where(), o.resource(), cl.name)
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

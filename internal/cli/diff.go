@@ -30,7 +30,7 @@ func newDiff() *cobra.Command {
 	var color, output string
 	var summary, showManaged, showSecrets bool
 	cmd := &cobra.Command{
-		Use:   "diff -f FILE|DIR|- [--live FILE|DIR|-]",
+		Use:   "diff -f FILE|DIR|- [--live FILE|DIR|- | --context NAME]",
 		Short: "Show what a server-side apply would change, offline",
 		Long: "Applies the manifests to the live objects as apply does and prints a unified diff of each live object\n" +
 			"against the merged one, as kubectl diff --server-side does. managedFields are hidden unless\n" +
@@ -38,9 +38,11 @@ func newDiff() *cobra.Command {
 			"paths added, modified and removed with their current owners; -o json prints live, merged and changes.\n" +
 			"When $KUBECTL_EXTERNAL_DIFF is set, the objects are written to two directories, LIVE-* and MERGED-*,\n" +
 			"one file per object named group.version.kind.namespace.name, and the program is run on the two\n" +
-			"directories, as kubectl does.\n" +
+			"directories, as kubectl does. With --kubeconfig or --context the live objects (and the CRDs of custom\n" +
+			"resources) are read from that cluster with GET only, so read-only credentials suffice.\n" +
 			"Exit status: 0 no differences, 1 differences, >1 error (a conflict, bad input, a failing diff program).",
 		Example: "  structmerge diff -f examples/deployment.yaml --live examples/live/\n" +
+			"  structmerge diff -f manifests/ -R --context readonly\n" +
 			"  structmerge diff -f examples/ --live examples/live/ --summary\n" +
 			"  KUBECTL_EXTERNAL_DIFF=\"meld\" structmerge diff -f examples/service.yaml --live examples/live/",
 		Args: cobra.NoArgs,

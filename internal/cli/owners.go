@@ -47,6 +47,7 @@ func parsePathFlag(s string) (fieldpath.Path, error) {
 
 func newOwners() *cobra.Command {
 	var f inputFlags
+	var cf clusterFlags
 	var path, output string
 	cmd := &cobra.Command{
 		Use:   "owners -f FILE|DIR|- [--path PATH] [-o json]",
@@ -54,6 +55,7 @@ func newOwners() *cobra.Command {
 		Long: "Reads the metadata.managedFields of each object and lists, per manager (with operation, API version,\n" +
 			"subresource and time), the fields it owns. With --path only the fields at or under PATH are listed.\n" +
 			"\n" + ownersJSONHelp + "\n" +
+			"With --kubeconfig or --context the objects the files name are read from that cluster (GET only).\n" +
 			"Exit status: 0, or 2 on bad input.",
 		Example: "  structmerge owners -f examples/live/deployment.yaml\n" +
 			"  structmerge owners -f examples/live/deployment.yaml --path .spec.replicas\n" +
@@ -70,6 +72,12 @@ func newOwners() *cobra.Command {
 			objs, err := f.read(cmd)
 			if err != nil {
 				return err
+			}
+			if cf.enabled() {
+				// The objects of the files name those to read.
+				if objs, err = cf.liveObjects(cmd, objs); err != nil {
+					return err
+				}
 			}
 			w := cmd.OutOrStdout()
 			var js []value.Value
@@ -94,6 +102,7 @@ func newOwners() *cobra.Command {
 		},
 	}
 	f.register(cmd, "the live objects")
+	cf.register(cmd)
 	cmd.Flags().StringVar(&path, "path", "", "only fields at or under this path, e.g. .spec.replicas")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "json: print the owners as JSON (the shape is in --help)")
 	return cmd
