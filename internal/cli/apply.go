@@ -70,7 +70,7 @@ func (f *applyFlags) run(cmd *cobra.Command) ([]applied, *types, error) {
 	case f.cluster.enabled() && len(f.live) > 0:
 		return nil, nil, badf("--live and --kubeconfig/--context exclude each other: the live objects come from files or from a cluster")
 	case f.cluster.enabled():
-		c, err := f.cluster.connect()
+		c, err := f.cluster.connect(cmd.ErrOrStderr())
 		if err != nil {
 			return nil, nil, err
 		}

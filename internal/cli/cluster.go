@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
@@ -50,13 +53,14 @@ const clusterReadConcurrency = 8
 
 // cluster is a read-only client of the cluster the flags name.
 type cluster struct {
-	name      string // the context, for messages
-	namespace string // of manifests without one
+	name      string    // the context, for messages
+	namespace string    // of manifests without one
+	progress  io.Writer // where a progress line goes (a terminal only), or nil
 	dyn       dynamic.Interface
 	mapper    meta.RESTMapper
 }
 
-func (c *clusterFlags) connect() (*cluster, error) {
+func (c *clusterFlags) connect(progress io.Writer) (*cluster, error) {
 	// client-go logs what it retries through klog; the command reports
 	// what failed in its own words.
 	klog.SetLogger(logr.Discard())
@@ -94,6 +98,7 @@ func (c *clusterFlags) connect() (*cluster, error) {
 		return nil, badf("context %s: %v", name, err)
 	}
 	return &cluster{
+		progress:  progress,
 		name:      name,
 		namespace: ns,
 		dyn:       dyn,
@@ -108,6 +113,10 @@ func (c *clusterFlags) connect() (*cluster, error) {
 func (c *cluster) live(ctx context.Context, manifests []object, builtin kube.TypeResolver) ([]object, []scenario.Source, error) {
 	return c.read(ctx, manifests, builtin, true)
 }
+
+// progressOver is the number of objects above which reading them shows a
+// progress line on a terminal.
+const progressOver = 30
 
 // read is live, and reads the CRDs only when withCRDs is set.
 func (c *cluster) read(ctx context.Context, manifests []object, builtin kube.TypeResolver, withCRDs bool) ([]object, []scenario.Source, error) {
@@ -144,13 +153,24 @@ func (c *cluster) read(ctx context.Context, manifests []object, builtin kube.Typ
 	}
 	got := make([]*object, len(manifests))
 	errs := make([]error, len(manifests))
+	var done atomic.Int64
+	progress := func() {}
+	if c.progress != nil && isTerminal(c.progress) && len(jobs) > progressOver {
+		var mu sync.Mutex
+		progress = func() {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(c.progress, "\rreading the live objects from context %s: %d/%d", c.name, done.Add(1), len(jobs))
+		}
+		defer fmt.Fprint(c.progress, "\r\033[K")
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, clusterReadConcurrency)
 	for _, j := range jobs {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer func() { <-sem; progress(); wg.Done() }()
 			o := manifests[j.i]
 			var ri dynamic.ResourceInterface = c.dyn.Resource(j.mapping.Resource)
 			if j.mapping.Scope.Name() == meta.RESTScopeNameNamespace {
@@ -211,7 +231,7 @@ func (c *cluster) readError(what string, err error) error {
 // objs on the cluster the flags name, in the same order. An object the
 // cluster does not have is an error.
 func (c *clusterFlags) liveObjects(cmd *cobra.Command, objs []object) ([]object, error) {
-	cl, err := c.connect()
+	cl, err := c.connect(cmd.ErrOrStderr())
 	if err != nil {
 		return nil, err
 	}
