@@ -50,7 +50,27 @@ metadata: {name: structmerge-readonly}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: structmerge-readonly}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: dev}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: structmerge-no-crds}
+rules:
+- apiGroups: [example.com]
+  resources: [widgets]
+  verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: structmerge-no-crds}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: structmerge-no-crds}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: structmerge-no-crds}
 `
+
+// noCRDsUser is the user of the context no-crds of readOnlyKubeconfig
+// (the admin impersonates it): it may read widgets of example.com and
+// nothing else, not even their CustomResourceDefinition.
+const noCRDsUser = "structmerge-no-crds"
 
 // readOnlyCase is a diff of a manifest against what the cluster stores
 // after the setup applies.
@@ -76,7 +96,8 @@ func (rec *recorder) requests() []string {
 }
 
 // readOnlyKubeconfig writes a kubeconfig whose current context is the
-// user dev of the reference kubeconfig, through a recording proxy.
+// user dev of the reference kubeconfig, through a recording proxy; its
+// context no-crds is noCRDsUser.
 func readOnlyKubeconfig(t *testing.T, rec *recorder) string {
 	t.Helper()
 	cfg, err := clientcmd.LoadFromFile(os.Getenv(referenceKubeconfigEnv))
@@ -88,6 +109,7 @@ func readOnlyKubeconfig(t *testing.T, rec *recorder) string {
 		t.Fatal("the reference kubeconfig has no user dev")
 	}
 	ctx := cfg.Contexts[cfg.CurrentContext]
+	admin := cfg.AuthInfos[ctx.AuthInfo]
 	cluster := cfg.Clusters[ctx.Cluster]
 	target, err := url.Parse(cluster.Server)
 	if err != nil {
@@ -112,6 +134,8 @@ func readOnlyKubeconfig(t *testing.T, rec *recorder) string {
 	out.Clusters["proxy"] = &clientcmdapi.Cluster{Server: srv.URL, InsecureSkipTLSVerify: true}
 	out.AuthInfos["dev"] = &clientcmdapi.AuthInfo{Token: dev.Token}
 	out.Contexts["readonly"] = &clientcmdapi.Context{Cluster: "proxy", AuthInfo: "dev"}
+	out.AuthInfos[noCRDsUser] = &clientcmdapi.AuthInfo{Token: admin.Token, Impersonate: noCRDsUser}
+	out.Contexts["no-crds"] = &clientcmdapi.Context{Cluster: "proxy", AuthInfo: noCRDsUser}
 	out.CurrentContext = "readonly"
 	path := filepath.Join(t.TempDir(), "readonly.kubeconfig")
 	if err := clientcmd.WriteToFile(*out, path); err != nil {
@@ -369,13 +393,76 @@ func TestRealServerReadOnly(t *testing.T) {
 				}
 			}
 
-			reqs := rec.requests()[before:]
-			if len(reqs) == 0 {
-				t.Error("structmerge diff sent no request to the cluster")
+			onlyReads(t, rec.requests()[before:])
+		})
+	}
+	t.Run("refusals", func(t *testing.T) {
+		ns := "ro-" + run + "-refusals"
+		if err := r.ensureNamespace(ctx, ns); err != nil {
+			t.Fatal(err)
+		}
+		const crd = "../testdata/scenarios/kubernetes/crds/widget.yaml"
+		text, err := os.ReadFile(crd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.installCRDs(ctx, []scenario.Source{{File: crd, Text: text}}); err != nil {
+			t.Fatal(err)
+		}
+		before := len(rec.requests())
+		readOnlyRefusals(t, readonly, ns)
+		onlyReads(t, rec.requests()[before:])
+	})
+}
+
+// onlyReads fails unless reqs has requests and all are GETs.
+func onlyReads(t *testing.T, reqs []string) {
+	t.Helper()
+	if len(reqs) == 0 {
+		t.Error("structmerge sent no request to the cluster")
+	}
+	for _, req := range reqs {
+		if !strings.HasPrefix(req, http.MethodGet+" ") {
+			t.Errorf("structmerge sent %s; it may only read", req)
+		}
+	}
+}
+
+// readOnlyRefusals shows the errors of reads the cluster refuses: each
+// exits 2, prints nothing on stdout and says why on stderr. The widget CRD
+// is installed.
+func readOnlyRefusals(t *testing.T, kubeconfig, ns string) {
+	widget := "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: " + ns + "}\nspec: {size: large}\n"
+	for _, c := range []struct {
+		name, context, manifest string
+		want                    []string // texts of stderr
+	}{
+		{"the CRD is forbidden", "no-crds", widget, []string{
+			"reading the CustomResourceDefinition widgets.example.com (structmerge needs get on customresourcedefinitions for the schema of custom resources): forbidden (the credentials of context no-crds may not get it)",
+			`User "` + noCRDsUser + `" cannot get resource "customresourcedefinitions"`}},
+		{"the object is forbidden", "no-crds", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: " + ns + "}\n", []string{
+			"manifest.yaml: document 1 (line 1): reading ConfigMap " + ns + "/c: forbidden (the credentials of context no-crds may not get it)",
+			`cannot get resource "configmaps"`}},
+		{"a version the cluster does not serve", "readonly", strings.Replace(widget, "/v1", "/v9", 1), []string{
+			"manifest.yaml: document 1 (line 1): the cluster of context readonly does not serve example.com/v9, Kind=Widget"}},
+		{"a kind the cluster does not serve", "readonly", "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n", []string{
+			"does not serve example.com/v1, Kind=Gadget"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "manifest.yaml")
+			if err := os.WriteFile(file, []byte(c.manifest), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			for _, req := range reqs {
-				if !strings.HasPrefix(req, http.MethodGet+" ") {
-					t.Errorf("structmerge diff sent %s; it may only read", req)
+			for _, cmd := range []string{"diff", "apply"} {
+				var stdout, stderr bytes.Buffer
+				code := cli.Main([]string{cmd, "--kubeconfig", kubeconfig, "--context", c.context, "-f", file}, nil, &stdout, &stderr)
+				if code != 2 || stdout.Len() != 0 {
+					t.Errorf("%s exits %d with stdout %q, want 2 and none; stderr:\n%s", cmd, code, stdout.String(), stderr.String())
+				}
+				for _, w := range c.want {
+					if !strings.Contains(stderr.String(), w) {
+						t.Errorf("%s: stderr lacks %q:\n%s", cmd, w, stderr.String())
+					}
 				}
 			}
 		})
