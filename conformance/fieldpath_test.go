@@ -26,7 +26,7 @@ func fpToSMDElement(t testing.TB, e fieldpath.PathElement) smdfp.PathElement {
 	case fieldpath.FieldNameKind:
 		return smdfp.FieldNameElement(e.FieldName())
 	case fieldpath.KeyKind:
-		fields := make([]smdvalue.Field, 0, len(e.Key()))
+		fields := make([]smdvalue.Field, 0, e.KeyLen())
 		for _, f := range e.Key() {
 			fields = append(fields, smdvalue.Field{Name: f.Name, Value: fpToSMDValue(f.Value)})
 		}
@@ -311,7 +311,7 @@ func fpSanitize(t testing.TB, s *fieldpath.Set) *fieldpath.Set {
 		for i, e := range p {
 			switch e.Kind() {
 			case fieldpath.KeyKind:
-				fields := make([]value.Field, len(e.Key()))
+				fields := make([]value.Field, e.KeyLen())
 				for j, f := range e.Key() {
 					fields[j] = value.Field{Name: f.Name, Value: fpSanitizeValue(f.Value, &changed)}
 				}
@@ -350,7 +350,7 @@ func fpSanitizeValue(v value.Value, changed *bool) value.Value {
 		}
 		return value.NewString(b.String())
 	case value.List:
-		items := make([]value.Value, len(v.Items()))
+		items := make([]value.Value, v.Len())
 		for i, it := range v.Items() {
 			items[i] = fpSanitizeValue(it, changed)
 		}

@@ -2,8 +2,6 @@ package fieldpath
 
 import (
 	"slices"
-
-	"github.com/structmerge/structmerge/value"
 )
 
 // Assembler builds sets bottom up, for walks over trees, which know where
@@ -206,13 +204,6 @@ func (a *Assembler) clearStacks() {
 func (a *Assembler) Reset() {
 	a.clearStacks()
 	a.arena = arena{}
-}
-
-// MemberValueOf returns the path element of MemberValue(*p) without copying
-// the value: p must point to a value nobody modifies (the item of a list, for
-// example, since values are immutable).
-func MemberValueOf(p *value.Value) PathElement {
-	return valueElement(p)
 }
 
 func membersInOrder(ms []PathElement) bool {

@@ -2,10 +2,12 @@ package fieldpath_test
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/value"
 )
@@ -89,11 +91,11 @@ func TestAssemblerChildrenUnited(t *testing.T) {
 	}
 }
 
-func TestMemberValueOf(t *testing.T) {
+func TestValueOf(t *testing.T) {
 	v := value.NewString("x")
-	pe := fieldpath.MemberValueOf(&v)
+	pe := own.Set.ValueOf(&v)
 	if !pe.Equal(fieldpath.MemberValue(value.NewString("x"))) || pe.String() != `[="x"]` {
-		t.Errorf("MemberValueOf = %v, want [=\"x\"]", pe)
+		t.Errorf("ValueOf = %v, want [=\"x\"]", pe)
 	}
 }
 
@@ -118,12 +120,12 @@ func TestAssemblerTakeScratchClears(t *testing.T) {
 			cs   []fieldpath.Child
 		}{{"members", gotM[:cap(gotM)], nil}, {"children", nil, gotC[:cap(gotC)]}} {
 			for j, pe := range st.ms {
-				if pe != (fieldpath.PathElement{}) {
+				if !reflect.ValueOf(pe).IsZero() {
 					t.Fatalf("set %d: taken %s stack keeps entry %d: %v", i, st.name, j, pe)
 				}
 			}
 			for j, c := range st.cs {
-				if c != (fieldpath.Child{}) {
+				if !reflect.ValueOf(c).IsZero() {
 					t.Fatalf("set %d: taken %s stack keeps entry %d: %v", i, st.name, j, c)
 				}
 			}
@@ -145,7 +147,7 @@ func TestAssemblerRoom(t *testing.T) {
 		}
 		// Spare room, as a walk over a list leaves when items repeat.
 		spare := r.IntN(3)
-		ms, cs := fieldpath.Unchecked.Room(seal.Allow, &a, len(s.Members())+spare, len(s.Children())+spare)
+		ms, cs := fieldpath.Unchecked.Room(seal.Allow, &a, len(own.Set.Members(s))+spare, len(own.Set.Children(s))+spare)
 		gotOther := assemble(&a, other, r, false)
 		for _, m := range s.Members() {
 			ms = append(ms, m)

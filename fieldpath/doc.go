@@ -43,8 +43,9 @@
 // construction and safe for concurrent use: they hold no caches, locks or
 // lazily computed state, and no operation modifies its receiver or
 // arguments. A Path is a plain slice and a Managers a plain map: share them
-// read-only. A Builder belongs to one goroutine until Build. Slices returned
-// by Members, Children and PathElement.Key are borrowed from immutable data
-// and must not be modified; the Path yielded by All is reused between
-// iterations.
+// read-only. A Builder belongs to one goroutine until Build. No caller can
+// change a set or an element that others share: Key copies the fields it
+// is given, Members, Children and PathElement.Key yield elements, and a
+// PathElement cannot be compared with == (use Equal or Compare). The Path
+// yielded by All is reused between iterations.
 package fieldpath

@@ -3,6 +3,7 @@ package fieldpath
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -68,10 +69,13 @@ func FieldName(name string) PathElement {
 func (e PathElement) isField() bool { return e.n&tagMask == fieldTag }
 
 // Key returns a path element that selects the item of an associative list
-// whose key fields have the given values. Key takes ownership of fields: it
-// sorts them by name in place (stably, so repeated names keep their order)
-// and the caller must not modify the slice afterwards.
-func Key(fields []value.Field) PathElement {
+// whose key fields have the given values, sorted by name (stably, so
+// repeated names keep their order). Key keeps a copy of fields: the caller
+// keeps the slice, which Key does not modify.
+func Key(fields []value.Field) PathElement { return ownKey(slices.Clone(fields)) }
+
+// ownKey is Key on a slice it takes: it sorts the slice in place.
+func ownKey(fields []value.Field) PathElement {
 	if !keySorted(fields) {
 		slices.SortStableFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Name, b.Name) })
 	}
@@ -113,7 +117,7 @@ func KeyByFields(nameValues ...any) PathElement {
 		}
 		fields = append(fields, value.Field{Name: name, Value: v})
 	}
-	return Key(fields)
+	return ownKey(fields)
 }
 
 // scalarValue converts a value.Value or a Go scalar to a value.Value.
@@ -197,9 +201,24 @@ func (e PathElement) FieldName() string {
 	return e.name()
 }
 
-// Key returns the key fields of a KeyKind element sorted by name, else nil.
-// Borrowed: the caller must not modify the slice.
-func (e PathElement) Key() []value.Field {
+// Key yields the position and each key field of a KeyKind element, sorted
+// by name (nothing for other kinds): for i, f := range e.Key().
+func (e PathElement) Key() iter.Seq2[int, value.Field] {
+	return func(yield func(int, value.Field) bool) {
+		for i, f := range e.keyFields() {
+			if !yield(i, f) {
+				return
+			}
+		}
+	}
+}
+
+// KeyLen returns the number of key fields of a KeyKind element, else 0.
+func (e PathElement) KeyLen() int { return len(e.keyFields()) }
+
+// keyFields returns the key fields of a KeyKind element sorted by name,
+// else nil.
+func (e PathElement) keyFields() []value.Field {
 	if e.Kind() != KeyKind || e.n>>tagBits == 0 {
 		return nil
 	}

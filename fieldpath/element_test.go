@@ -46,15 +46,15 @@ func TestElementString(t *testing.T) {
 
 func TestElementAccessors(t *testing.T) {
 	f := FieldName("x")
-	if f.Kind() != FieldNameKind || f.FieldName() != "x" || f.Key() != nil || !f.Value().IsNull() || f.Index() != 0 {
+	if f.Kind() != FieldNameKind || f.FieldName() != "x" || f.KeyLen() != 0 || !f.Value().IsNull() || f.Index() != 0 {
 		t.Errorf("FieldName accessors wrong: %v", f)
 	}
 	k := KeyByFields("b", 2, "a", "s")
-	if k.Kind() != KeyKind || k.FieldName() != "" || len(k.Key()) != 2 || k.Key()[0].Name != "a" || k.Key()[1].Value.AsInt() != 2 {
-		t.Errorf("Key accessors wrong: %v %v", k, k.Key())
+	if k.Kind() != KeyKind || k.FieldName() != "" || len(k.keyFields()) != 2 || k.keyFields()[0].Name != "a" || k.keyFields()[1].Value.AsInt() != 2 {
+		t.Errorf("Key accessors wrong: %v %v", k, k.keyFields())
 	}
 	v := MemberValue(value.NewString("m"))
-	if v.Kind() != ValueKind || v.Value().AsString() != "m" || v.Key() != nil {
+	if v.Kind() != ValueKind || v.Value().AsString() != "m" || v.KeyLen() != 0 {
 		t.Errorf("MemberValue accessors wrong: %v", v)
 	}
 	i := Index(7)
@@ -91,7 +91,7 @@ func TestKeySortsStably(t *testing.T) {
 		{Name: "b", Value: value.NewInt(0)},
 	}
 	k := Key(fields)
-	got := k.Key()
+	got := k.keyFields()
 	if got[0].Name != "a" || got[1].Value.AsInt() != 1 || got[2].Value.AsInt() != 0 {
 		t.Errorf("Key did not sort stably: %v", k)
 	}

@@ -282,7 +282,7 @@ func (d *decoder) plainKey() (PathElement, bool) {
 	out := take(&d.keyArena, len(fields), d.estimate(128))
 	copy(out, fields)
 	d.pos = p + 3
-	return Key(out), true
+	return ownKey(out), true
 }
 
 // plainKeyString reads, at p, a string written inside a key as \"text\"
@@ -464,7 +464,7 @@ func (d *decoder) element(kb []byte, keyOff int) (pe PathElement, known bool, er
 		if err != nil {
 			return PathElement{}, false, err
 		}
-		return Key(fields), true, nil
+		return ownKey(fields), true, nil
 	}
 	return PathElement{}, false, nil
 }

@@ -462,7 +462,7 @@ func (b *fieldsV1Builder) node(s *Set, self bool, like value.Value) value.Value 
 		b.fields, b.names = savedFields, b.names[:savedNames]
 		return like
 	}
-	return value.NewMap(out)
+	return vown.Map(out)
 }
 
 // entryOf returns the entry name of the map like (null when none).
@@ -479,5 +479,5 @@ func emptyLike(like value.Value) value.Value {
 	if like.Kind() == value.Map && like.Len() == 0 {
 		return like
 	}
-	return value.NewMap(nil)
+	return vown.Map(nil)
 }

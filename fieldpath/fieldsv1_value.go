@@ -64,7 +64,7 @@ func (d *decoder) valueNode(depth int, v value.Value) (s *Set, member, canonical
 	if v.Kind() != value.Map || depth > MaxFieldsV1Depth {
 		return nil, false, false, false
 	}
-	fields := v.Fields()
+	fields := vown.Fields(v)
 	if len(fields) == 0 {
 		return nil, true, true, true
 	}

@@ -70,8 +70,8 @@ func (p Path) Copy() Path {
 }
 
 // MakePath builds a path from parts: a string is a field name, an int an
-// index, a value.Value a set member value, a []value.Field a key (which
-// MakePath takes ownership of, as Key does) and a PathElement is used as is.
+// index, a value.Value a set member value, a []value.Field a key (copied,
+// as Key copies it) and a PathElement is used as is.
 func MakePath(parts ...any) (Path, error) {
 	p := make(Path, 0, len(parts))
 	for i, part := range parts {
@@ -168,7 +168,7 @@ func (ps *pathParser) element() (PathElement, error) {
 	// [] is a key with no fields.
 	if fields == nil && s[ps.i] == ']' {
 		ps.i++
-		return Key(nil), nil
+		return ownKey(nil), nil
 	}
 	// [3] or [-3]
 	if fields == nil {
@@ -210,7 +210,7 @@ func (ps *pathParser) element() (PathElement, error) {
 		}
 		if s[ps.i] == ']' {
 			ps.i++
-			return Key(fields), nil
+			return ownKey(fields), nil
 		}
 		if s[ps.i] != ',' {
 			return PathElement{}, ps.errorf(ps.i, "expected ',' or ']' after key field %q, found %q", name, s[ps.i])
@@ -264,7 +264,7 @@ func (ps *pathParser) value(depth int) (value.Value, error) {
 		var items []value.Value
 		if ps.i < len(s) && s[ps.i] == ']' {
 			ps.i++
-			return value.NewList([]value.Value{}), nil
+			return vown.List([]value.Value{}), nil
 		}
 		for {
 			v, err := ps.value(depth + 1)
@@ -277,7 +277,7 @@ func (ps *pathParser) value(depth int) (value.Value, error) {
 			}
 			if s[ps.i] == ']' {
 				ps.i++
-				return value.NewList(items), nil
+				return vown.List(items), nil
 			}
 			if s[ps.i] != ',' {
 				return value.Value{}, ps.errorf(ps.i, "expected ',' or ']' in list, found %q", s[ps.i])

@@ -48,8 +48,8 @@ func TestParsePathElements(t *testing.T) {
 	if !p.Equal(want) {
 		t.Errorf("got %v, want %v", p, want)
 	}
-	if p[2].Key()[1].Value.Kind() != value.Int {
-		t.Errorf("port is %v, want an int", p[2].Key()[1].Value.Kind())
+	if p[2].keyFields()[1].Value.Kind() != value.Int {
+		t.Errorf("port is %v, want an int", p[2].keyFields()[1].Value.Kind())
 	}
 	f, err := ParsePath("[=2.5][=1e3]")
 	if err != nil {

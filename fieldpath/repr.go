@@ -34,6 +34,7 @@ type PathElement struct {
 	//               ptr is an *int, n == 0
 	//   invalid:    ptr == nil, n == 0
 	// A pointer into a string or a slice keeps all of it alive.
+	_   [0]func() // not comparable with ==, which would compare pointers: use Equal or Compare
 	ptr unsafe.Pointer
 	n   int
 }

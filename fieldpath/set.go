@@ -2,6 +2,9 @@ package fieldpath
 
 import (
 	"iter"
+
+	"github.com/structmerge/structmerge/internal/valueown"
+	"github.com/structmerge/structmerge/value"
 )
 
 // Set is a set of paths, stored as a trie: the paths of length one are the
@@ -38,7 +41,8 @@ func makeSet(members []PathElement, children []Child, size int) *Set {
 // Child is one child set of a Set node: the paths under Element, with
 // Element removed.
 //
-// Children returns Child values borrowed from the set: do not modify them.
+// Children yields copies of a set's Child values; the sets they point to
+// are immutable.
 type Child struct {
 	Element PathElement
 	Set     *Set
@@ -84,22 +88,60 @@ func (s *Set) Size() int {
 	return s.size
 }
 
-// Members returns the paths of length one of s, sorted. Borrowed: the caller
-// must not modify the slice.
-func (s *Set) Members() []PathElement {
+// Members yields the position and each path of length one of s, sorted:
+// for i, pe := range s.Members().
+func (s *Set) Members() iter.Seq2[int, PathElement] {
+	return func(yield func(int, PathElement) bool) {
+		for i, pe := range s.members() {
+			if !yield(i, pe) {
+				return
+			}
+		}
+	}
+}
+
+// Children yields the position and each child set of s, sorted by
+// element: for i, c := range s.Children().
+func (s *Set) Children() iter.Seq2[int, Child] {
+	return func(yield func(int, Child) bool) {
+		for i, c := range s.children() {
+			if !yield(i, c) {
+				return
+			}
+		}
+	}
+}
+
+// MembersLen returns the number of paths of length one of s.
+func (s *Set) MembersLen() int { return len(s.members()) }
+
+// ChildrenLen returns the number of child sets of s.
+func (s *Set) ChildrenLen() int { return len(s.children()) }
+
+// members returns the members of s (nil for nil).
+func (s *Set) members() []PathElement {
 	if s == nil {
 		return nil
 	}
 	return s.ms()
 }
 
-// Children returns the child sets of s, sorted by element. Borrowed: the
-// caller must not modify the slice or its entries.
-func (s *Set) Children() []Child {
+// children returns the children of s (nil for nil).
+func (s *Set) children() []Child {
 	if s == nil {
 		return nil
 	}
 	return s.cs()
+}
+
+func init() {
+	valueown.RegisterSet(valueown.SetFuncs[*Set, PathElement, Child, value.Field, value.Value]{
+		Members:   (*Set).members,
+		Children:  (*Set).children,
+		KeyFields: PathElement.keyFields,
+		Key:       ownKey,
+		ValueOf:   valueElement,
+	})
 }
 
 // searchMembers returns the position of pe in m, or where it would be.

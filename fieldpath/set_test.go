@@ -2,6 +2,7 @@ package fieldpath_test
 
 import (
 	"bytes"
+	"iter"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -139,7 +140,7 @@ func TestNilAndEmptySets(t *testing.T) {
 		if !s.Empty() || s.Size() != 0 || s.Has(fieldpath.Path{fieldpath.FieldName("a")}) || s.HasMember(fieldpath.FieldName("a")) {
 			t.Error("empty set has something")
 		}
-		if s.Members() != nil || s.Children() != nil || s.WithPrefix(fieldpath.FieldName("a")) != nil {
+		if s.MembersLen() != 0 || s.ChildrenLen() != 0 || len(values(s.Members())) != 0 || len(values(s.Children())) != 0 || s.WithPrefix(fieldpath.FieldName("a")) != nil {
 			t.Error("empty set has members or children")
 		}
 		if !s.Equal(n) || !s.Equal(z) || s.Equal(a) || a.Equal(s) {
@@ -182,10 +183,10 @@ func TestHasAndWithPrefix(t *testing.T) {
 	if !s.HasMember(fieldpath.FieldName("d")) || s.HasMember(fieldpath.FieldName("a")) {
 		t.Error("HasMember wrong")
 	}
-	if m := s.Members(); len(m) != 1 || m[0].FieldName() != "d" {
+	if m := values(s.Members()); len(m) != 1 || m[0].FieldName() != "d" {
 		t.Errorf("Members = %v", m)
 	}
-	if c := s.Children(); len(c) != 1 || c[0].Element.FieldName() != "a" || c[0].Set.Size() != 2 {
+	if c := values(s.Children()); len(c) != 1 || c[0].Element.FieldName() != "a" || c[0].Set.Size() != 2 {
 		t.Errorf("Children = %v", c)
 	}
 }
@@ -505,4 +506,13 @@ func TestBuilderAgainstModel(t *testing.T) {
 			t.Fatal("Build and Insert differ")
 		}
 	}
+}
+
+// values collects the values of seq.
+func values[K, V any](seq iter.Seq2[K, V]) []V {
+	var out []V
+	for _, v := range seq {
+		out = append(out, v)
+	}
+	return out
 }

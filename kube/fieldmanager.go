@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
@@ -359,7 +360,7 @@ func (m *FieldManager) convertible(live value.Value, to GroupVersionKind) bool {
 // emptyObject is the object the API server starts from when it creates
 // one of kind gvk.
 func emptyObject(gvk GroupVersionKind) value.Value {
-	return value.NewMap([]value.Field{
+	return own.Value.Map([]value.Field{
 		{Name: "apiVersion", Value: value.NewString(gvk.APIVersion())},
 		{Name: "kind", Value: value.NewString(gvk.Kind)},
 	})
@@ -467,7 +468,7 @@ func (c *call) applyTracked(live, applied value.Value, mg *managed, manager stri
 // onlyKind reports whether obj is a map of an apiVersion and a kind, both
 // strings, and nothing else, as the empty object of a create is.
 func onlyKind(obj value.Value) bool {
-	f := obj.Fields()
+	f := own.Value.Fields(obj)
 	return len(f) == 2 && f[0].Name == "apiVersion" && f[0].Value.Kind() == value.String &&
 		f[1].Name == "kind" && f[1].Value.Kind() == value.String
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
@@ -38,7 +39,7 @@ func withAnnotations(obj value.Value, fields []value.Field, set bool) value.Valu
 	if !set {
 		return withoutNested(obj, "metadata", "annotations")
 	}
-	out, ok := withNested(obj, value.NewMap(fields), "metadata", "annotations")
+	out, ok := withNested(obj, own.Value.Map(fields), "metadata", "annotations")
 	if !ok {
 		return obj
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -524,7 +525,7 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 			items[i] = entryValue(e, d.val)
 		}
 	}
-	out, ok := withNested(obj, value.NewList(items), "metadata", "managedFields")
+	out, ok := withNested(obj, own.Value.List(items), "metadata", "managedFields")
 	if !ok {
 		return obj
 	}
@@ -551,7 +552,7 @@ func entryValue(e ManagedFieldsEntry, fs value.Value) value.Value {
 	if !e.Time.IsZero() {
 		add("time", formatTime(e.Time))
 	}
-	return value.NewMap(fields)
+	return own.Value.Map(fields)
 }
 
 // encodesTo reports whether item, the managedFields item e's field set was
@@ -559,7 +560,7 @@ func entryValue(e ManagedFieldsEntry, fs value.Value) value.Value {
 // order (entryValue's are sorted by name, as a map's are) with the same
 // strings. Its fieldsV1 is the value the set was read from.
 func encodesTo(e ManagedFieldsEntry, item value.Value) bool {
-	fields := item.Fields()
+	fields := own.Value.Fields(item)
 	i := 0
 	str := func(name, v string) bool {
 		if v == "" {
@@ -698,7 +699,7 @@ func UnmarshalManagedFields(data []byte) ([]ManagedFieldsEntry, error) {
 	if v.IsNull() {
 		return nil, nil
 	}
-	obj := value.NewMap([]value.Field{{Name: "metadata", Value: value.NewMap([]value.Field{{Name: "managedFields", Value: v}})}})
+	obj := own.Value.Map([]value.Field{{Name: "metadata", Value: own.Value.Map([]value.Field{{Name: "managedFields", Value: v}})}})
 	entries, fieldErrs, present, _ := rawManagedFields(obj)
 	if !present {
 		return nil, errMalformed

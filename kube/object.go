@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -41,7 +42,7 @@ func metadataString(obj value.Value, name string) string {
 func withField(v value.Value, name string, x value.Value) value.Value {
 	var old []value.Field
 	if v.Kind() == value.Map {
-		old = v.Fields()
+		old = own.Value.Fields(v)
 	}
 	i, found := slices.BinarySearchFunc(old, name, func(f value.Field, n string) int {
 		switch {
@@ -60,7 +61,7 @@ func withField(v value.Value, name string, x value.Value) value.Value {
 	} else {
 		out = append(out, old[i:]...)
 	}
-	return value.NewMap(out)
+	return own.Value.Map(out)
 }
 
 // withoutField returns map v without field name (v itself when it has no
@@ -69,14 +70,14 @@ func withoutField(v value.Value, name string) value.Value {
 	if v.Kind() != value.Map || !v.Has(name) {
 		return v
 	}
-	old := v.Fields()
+	old := own.Value.Fields(v)
 	out := make([]value.Field, 0, len(old)-1)
 	for _, f := range old {
 		if f.Name != name {
 			out = append(out, f)
 		}
 	}
-	return value.NewMap(out)
+	return own.Value.Map(out)
 }
 
 // nested returns the value at the chain of map fields names.
@@ -102,7 +103,7 @@ func withNested(v value.Value, x value.Value, names ...string) (value.Value, boo
 	}
 	child, ok := v.Get(names[0])
 	if !ok {
-		child = value.NewMap(nil)
+		child = own.Value.Map(nil)
 	} else if len(names) > 1 && child.Kind() != value.Map {
 		return v, false
 	}
@@ -142,7 +143,7 @@ func lookupPath(v value.Value, p fieldpath.Path) (value.Value, bool) {
 				return value.Value{}, false
 			}
 		case fieldpath.KeyKind:
-			item, ok := findKeyed(v, pe.Key())
+			item, ok := findKeyed(v, own.Set.KeyFields(pe))
 			if !ok {
 				return value.Value{}, false
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -102,11 +103,11 @@ func scaleFromParent(parent value.Value, replicasPath fieldpath.Path) value.Valu
 			md = append(md, value.Field{Name: name, Value: value.NewString(s)})
 		}
 	}
-	spec := value.NewMap(nil)
+	spec := own.Value.Map(nil)
 	if r, ok := lookupPath(parent, replicasPath); ok && r.IsNumber() {
 		spec = withField(spec, "replicas", r)
 	}
-	status := value.NewMap(nil)
+	status := own.Value.Map(nil)
 	if r, ok := nested(parent, "status", "replicas"); ok && r.IsNumber() {
 		status = withField(status, "replicas", r)
 	}
@@ -115,10 +116,10 @@ func scaleFromParent(parent value.Value, replicasPath fieldpath.Path) value.Valu
 			status = withField(status, "selector", value.NewString(s))
 		}
 	}
-	obj := value.NewMap([]value.Field{
+	obj := own.Value.Map([]value.Field{
 		{Name: "apiVersion", Value: value.NewString(scaleGVK.APIVersion())},
 		{Name: "kind", Value: value.NewString(scaleGVK.Kind)},
-		{Name: "metadata", Value: value.NewMap(md)},
+		{Name: "metadata", Value: own.Value.Map(md)},
 		{Name: "spec", Value: spec},
 		{Name: "status", Value: status},
 	})
@@ -140,7 +141,7 @@ func normalizeScale(s value.Value) value.Value {
 	}
 	status, ok := s.Get("status")
 	if !ok || status.IsNull() {
-		status = value.NewMap(nil)
+		status = own.Value.Map(nil)
 	}
 	if status.Kind() == value.Map {
 		if r, ok := status.Get("replicas"); !ok || r.IsNull() {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -308,7 +309,7 @@ func addEmptyLists(obj, body value.Value) (value.Value, bool) {
 			changed = changed || ch
 		}
 		if changed {
-			obj = value.NewList(items)
+			obj = own.Value.List(items)
 		}
 	}
 	return obj, changed
@@ -338,7 +339,7 @@ func (s *Server) store(obj, live value.Value, subresource string) (value.Value, 
 		if set := s.fm.reset(gvk, subresource)[gvk.APIVersion()]; !set.Empty() {
 			l := live
 			if l.IsNull() {
-				l = value.NewMap(nil)
+				l = own.Value.Map(nil)
 			}
 			obj = ResetValues(obj, l, set)
 		}

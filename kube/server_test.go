@@ -2,9 +2,11 @@ package kube_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
@@ -22,7 +24,7 @@ var replicasDefaulter = kube.DefaulterFunc(func(obj value.Value) (value.Value, e
 	}
 	var fs []value.Field
 	if spec.Kind() == value.Map {
-		fs = append(fs, spec.Fields()...)
+		fs = append(fs, own.Value.Fields(spec)...)
 	}
 	fs = append(fs, value.Field{Name: "replicas", Value: value.NewInt(1)})
 	var out []value.Field
@@ -278,7 +280,7 @@ func TestServerStrategy(t *testing.T) {
 		switch kube.GVKOf(obj).Kind {
 		case "Deployment":
 			md, _ := obj.Get("metadata")
-			return withMetadata(obj, value.NewMap(append(md.Fields(), value.Field{Name: "labels", Value: value.NewMap([]value.Field{{Name: "prepared", Value: value.NewString("yes")}})}))), true, nil
+			return withMetadata(obj, value.NewMap(append(slices.Clone(own.Value.Fields(md)), value.Field{Name: "labels", Value: value.NewMap([]value.Field{{Name: "prepared", Value: value.NewString("yes")}})}))), true, nil
 		case "ConfigMap":
 			return value.Value{}, true, refuse
 		}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/gen"
 	"github.com/structmerge/structmerge/internal/scenario/native"
@@ -832,10 +833,10 @@ func feDropEmpty(v value.Value) value.Value {
 		}
 		return value.NewMap(fs)
 	case value.List:
-		if len(v.Items()) == 0 {
+		if len(own.Value.Items(v)) == 0 {
 			return value.NewNull()
 		}
-		items := make([]value.Value, len(v.Items()))
+		items := make([]value.Value, len(own.Value.Items(v)))
 		for i, it := range v.Items() {
 			items[i] = feDropEmpty(it)
 		}
@@ -864,7 +865,7 @@ func feAt(v value.Value, p fieldpath.Path) value.Value {
 		case fieldpath.FieldNameKind:
 			next, found = v.Get(e.FieldName())
 		case fieldpath.IndexKind:
-			if items := v.Items(); e.Index() < len(items) {
+			if items := own.Value.Items(v); e.Index() < len(items) {
 				next, found = items[e.Index()], true
 			}
 		case fieldpath.ValueKind:
@@ -914,10 +915,10 @@ func feEmptyToNull(v value.Value) value.Value {
 		}
 		return value.NewMap(fs)
 	case value.List:
-		if len(v.Items()) == 0 {
+		if len(own.Value.Items(v)) == 0 {
 			return value.NewNull()
 		}
-		items := make([]value.Value, len(v.Items()))
+		items := make([]value.Value, len(own.Value.Items(v)))
 		for i, it := range v.Items() {
 			items[i] = feEmptyToNull(it)
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -223,7 +224,7 @@ func (c *converter) typeOf(s value.Value) string {
 	case value.String:
 		return v.AsString()
 	case value.List:
-		items := v.Items()
+		items := own.Value.Items(v)
 		for _, it := range items {
 			if it.Kind() != value.String {
 				c.push("type")
@@ -344,7 +345,7 @@ func (c *converter) object(s value.Value, preserve bool) *schema.MapDef {
 	case value.Null:
 	case value.Map:
 		c.push("properties")
-		fields := props.Fields()
+		fields := own.Value.Fields(props)
 		m.Fields = make([]schema.FieldDef, len(fields))
 		for i, f := range fields {
 			c.push(f.Name)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -225,7 +226,7 @@ func (b *crdBuilder) build(root value.Value) []definition {
 }
 
 // Schemas built with value.NewMap from literal fields.
-func object(fields ...value.Field) value.Value { return value.NewMap(fields) }
+func object(fields ...value.Field) value.Value { return own.Value.Map(fields) }
 
 func field(name string, v value.Value) value.Field { return value.Field{Name: name, Value: v} }
 
@@ -236,7 +237,7 @@ func refSchema(name string) value.Value {
 }
 
 func gvkExtension(group, version, kind string) value.Value {
-	return value.NewList([]value.Value{object(
+	return own.Value.List([]value.Value{object(
 		field("group", value.NewString(group)),
 		field("version", value.NewString(version)),
 		field("kind", value.NewString(kind)),
@@ -288,7 +289,7 @@ func withFields(m value.Value, set ...value.Field) value.Value {
 		}
 	}
 	fields = append(fields, set...)
-	return value.NewMap(fields)
+	return own.Value.Map(fields)
 }
 
 // withProperties returns the schema s with the properties set.
@@ -310,7 +311,7 @@ func addEmbedded(s value.Value) value.Value {
 		for i, f := range props.Fields() {
 			fields[i] = field(f.Name, addEmbedded(f.Value))
 		}
-		set = append(set, field("properties", value.NewMap(fields)))
+		set = append(set, field("properties", own.Value.Map(fields)))
 	}
 	if items, ok := s.Get("items"); ok && items.Kind() == value.Map {
 		set = append(set, field("items", addEmbedded(items)))
@@ -430,7 +431,7 @@ func (b *crdBuilder) structural(s value.Value, root bool) value.Value {
 				fields[i] = field(f.Name, b.structural(f.Value, false))
 				b.pop()
 			}
-			out = append(out, field("properties", value.NewMap(fields)))
+			out = append(out, field("properties", own.Value.Map(fields)))
 		}
 		b.pop()
 	}
@@ -462,7 +463,7 @@ func (b *crdBuilder) structural(s value.Value, root bool) value.Value {
 		}
 		b.pop()
 	}
-	return value.NewMap(out)
+	return own.Value.Map(out)
 }
 
 // flag returns the boolean at field name of s, reporting other kinds.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -150,7 +151,7 @@ func definitionsAt(m value.Value, name string) ([]definition, error) {
 	if d.Kind() != value.Map {
 		return nil, single(ErrSyntax, strconv.Quote(name)+" must be an object, got "+describe(d))
 	}
-	fields := d.Fields()
+	fields := own.Value.Fields(d)
 	defs := make([]definition, len(fields))
 	for i, f := range fields {
 		defs[i] = definition{name: f.Name, schema: f.Value}
@@ -215,7 +216,7 @@ func kindEntries(s value.Value) []value.Value {
 	if !ok || ext.Kind() != value.List {
 		return nil
 	}
-	return slices.Clone(ext.Items())
+	return slices.Clone(own.Value.Items(ext))
 }
 
 func withoutKinds(s value.Value) value.Value {
@@ -228,7 +229,7 @@ func withoutKinds(s value.Value) value.Value {
 			fields = append(fields, f)
 		}
 	}
-	return value.NewMap(fields)
+	return own.Value.Map(fields)
 }
 
 func withKinds(s value.Value, kinds []value.Value) value.Value {
@@ -238,8 +239,8 @@ func withKinds(s value.Value, kinds []value.Value) value.Value {
 			fields = append(fields, f)
 		}
 	}
-	fields = append(fields, value.Field{Name: extGVK, Value: value.NewList(kinds)})
-	return value.NewMap(fields)
+	fields = append(fields, value.Field{Name: extGVK, Value: own.Value.List(kinds)})
+	return own.Value.Map(fields)
 }
 
 // Merge combines documents into one: the types of each, in order, with a

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -583,7 +584,7 @@ func (p *parser) value(n *yaml.Node, depth int) value.Value {
 			}
 			items = append(items, p.value(c, depth+1))
 		}
-		return value.NewList(items)
+		return own.Value.List(items)
 	case yaml.MappingNode:
 		fields := make([]value.Field, 0, len(n.Content)/2)
 		p.mapping(n, "default", func(key string, _, v *yaml.Node) {
@@ -592,7 +593,7 @@ func (p *parser) value(n *yaml.Node, depth int) value.Value {
 			}
 			fields = append(fields, value.Field{Name: key, Value: p.value(v, depth+1)})
 		})
-		return value.NewMap(fields)
+		return own.Value.Map(fields)
 	}
 	p.fail(ErrSyntax, n, "default: unsupported YAML node")
 	return value.Value{}

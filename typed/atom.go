@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -198,7 +199,7 @@ func itemElementIn(l *schema.List, item *value.Value, buf *[]value.Field) (field
 		case value.Null:
 			return fieldpath.PathElement{}, errItemNullInSet
 		}
-		return fieldpath.MemberValueOf(item), nil
+		return own.Set.ValueOf(item), nil
 	}
 	switch item.Kind() {
 	case value.Null:
@@ -211,7 +212,7 @@ func itemElementIn(l *schema.List, item *value.Value, buf *[]value.Field) (field
 		// The key is one of the item's own fields, which values never
 		// change: the element points to it, and nothing is copied.
 		if i, ok := item.FieldIndex(keys[0]); ok {
-			return fieldpath.Key(item.Fields()[i : i+1 : i+1]), nil
+			return own.Set.Key(own.Value.Fields(*item)[i : i+1 : i+1]), nil
 		}
 	}
 	var fields []value.Field
@@ -232,7 +233,7 @@ func itemElementIn(l *schema.List, item *value.Value, buf *[]value.Field) (field
 	if len(fields) == 0 {
 		return fieldpath.PathElement{}, &missingKeysError{keys: keys}
 	}
-	return fieldpath.Key(fields), nil
+	return own.Set.Key(fields), nil
 }
 
 type itemError string
@@ -271,10 +272,10 @@ func itemProblem(i int, err error) string {
 func zipFields(lm, rm *value.Value, f func(name string, l, r *value.Value)) {
 	var lf, rf []value.Field
 	if lm != nil {
-		lf = lm.Fields()
+		lf = own.Value.Fields(*lm)
 	}
 	if rm != nil {
-		rf = rm.Fields()
+		rf = own.Value.Fields(*rm)
 	}
 	i, j := 0, 0
 	for i < len(lf) || j < len(rf) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
@@ -346,10 +347,10 @@ func (w *comparer) doList(l *schema.List, lhs, rhs *value.Value) (bool, changes)
 	}
 	var litems, ritems []value.Value
 	if ll != nil {
-		litems = ll.Items()
+		litems = own.Value.Items(*ll)
 	}
 	if rl != nil {
-		ritems = rl.Items()
+		ritems = own.Value.Items(*rl)
 	}
 	m := w.sc.mark()
 	defer w.sc.release(m)

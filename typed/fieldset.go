@@ -2,6 +2,7 @@ package typed
 
 import (
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
@@ -92,7 +93,7 @@ func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
 		if v.Kind() != value.Map {
 			return false
 		}
-		fields := v.Fields()
+		fields := own.Value.Fields(*v)
 		for i := range fields {
 			f := &fields[i]
 			ft, declared := fieldType(a.m, f.Name)
@@ -120,7 +121,7 @@ func (w *fieldSetter) walk(t *schema.Type, v *value.Value) bool {
 		if v.Kind() != value.List {
 			return false
 		}
-		w.doItems(a.list, v.Items())
+		w.doItems(a.list, own.Value.Items(*v))
 		return false
 	default:
 		w.errs.add(w.path, SchemaProblem, invalidAtomMessage(t))

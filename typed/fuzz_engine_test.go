@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
@@ -198,7 +199,7 @@ func fvCheckCreate(t *testing.T, w *schema.Type, v value.Value, opts ...typed.Va
 	if v.Kind() != value.Map || v.Len() < 2 {
 		return
 	}
-	part := value.NewMap(v.Fields()[:1])
+	part := value.NewMap(own.Value.Fields(v)[:1])
 	ptv, err := typed.New(w, part, opts...)
 	if err != nil {
 		t.Fatalf("New(%s): %v", value.ToJSON(part), err)
@@ -210,7 +211,7 @@ func fvCheckCreate(t *testing.T, w *schema.Type, v value.Value, opts ...typed.Va
 	if err != nil {
 		t.Fatalf("FromJSON(ToJSON(v)): %v", err)
 	}
-	rest := value.NewMap(apart.Fields()[1:])
+	rest := value.NewMap(own.Value.Fields(apart)[1:])
 	rtv, err := typed.New(w, rest, opts...)
 	if err != nil {
 		t.Fatalf("New(%s): %v", value.ToJSON(rest), err)

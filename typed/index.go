@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -30,7 +31,7 @@ type itemIndex struct {
 
 // stringKey returns the key of pe when it is one field holding a string.
 func stringKey(pe fieldpath.PathElement) (name, s string, ok bool) {
-	k := pe.Key()
+	k := own.Set.KeyFields(pe)
 	if len(k) != 1 || k[0].Value.Kind() != value.String {
 		return "", "", false
 	}

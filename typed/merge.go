@@ -2,6 +2,7 @@ package typed
 
 import (
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -132,7 +133,7 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 	if len(out) == 0 {
 		return value.Value{}, false
 	}
-	if lm != nil && sameFields(out, lm.Fields()) {
+	if lm != nil && sameFields(out, own.Value.Fields(*lm)) {
 		// The merge changed nothing here: the result is the live map
 		// itself, which later steps recognise as unchanged without
 		// reading it. Every map merged below gave back its room too (or
@@ -141,7 +142,7 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 		w.fields = saved
 		return *lhs, true
 	}
-	return value.NewMap(out), true
+	return own.Value.Map(out), true
 }
 
 // sameFields reports whether a and b are the same names with the same
@@ -168,10 +169,10 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 	}
 	var litems, ritems []value.Value
 	if ll != nil {
-		litems = ll.Items()
+		litems = own.Value.Items(*ll)
 	}
 	if rl != nil {
-		ritems = rl.Items()
+		ritems = own.Value.Items(*rl)
 	}
 	nerr := len(w.errs.errs)
 	m := w.sc.mark()
@@ -277,7 +278,7 @@ func (w *merger) doList(l *schema.List, lhs, rhs *value.Value) (value.Value, boo
 	if ll != nil && sameItems(out, litems) {
 		return *lhs, true // as in doMap
 	}
-	return value.NewList(out), true
+	return own.Value.List(out), true
 }
 
 // sameItems reports whether a and b are the same stored values, in the
@@ -320,7 +321,7 @@ func unionLen(lm, rm *value.Value) int {
 	case rm == nil:
 		return lm.Len()
 	}
-	lf, rf := lm.Fields(), rm.Fields()
+	lf, rf := own.Value.Fields(*lm), own.Value.Fields(*rm)
 	n, i, j := 0, 0, 0
 	for i < len(lf) && j < len(rf) {
 		switch {

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -27,7 +28,7 @@ func remove(t *schema.Type, v value.Value, set *fieldpath.Set) (value.Value, boo
 		if v.Kind() != value.Map || v.Len() == 0 || a.m.Relationship() == schema.Atomic {
 			return value.Value{}, false
 		}
-		fields := v.Fields()
+		fields := own.Value.Fields(v)
 		out := make([]value.Field, 0, len(fields))
 		changed := false
 		for _, f := range fields {
@@ -50,14 +51,14 @@ func remove(t *schema.Type, v value.Value, set *fieldpath.Set) (value.Value, boo
 		if !changed {
 			return v, true
 		}
-		return value.NewMap(out), true
+		return own.Value.Map(out), true
 	case atomScalar:
 		return v, true
 	case atomList:
 		if v.Kind() != value.List || v.Len() == 0 || a.list.Relationship() == schema.Atomic {
 			return value.Value{}, false
 		}
-		items := v.Items()
+		items := own.Value.Items(v)
 		out := make([]value.Value, 0, len(items))
 		changed := false
 		keyBuf := make([]value.Field, 0, len(a.list.Keys())*len(items))
@@ -84,7 +85,7 @@ func remove(t *schema.Type, v value.Value, set *fieldpath.Set) (value.Value, boo
 		if !changed {
 			return v, true
 		}
-		return value.NewList(out), true
+		return own.Value.List(out), true
 	}
 	return value.Value{}, false
 }
@@ -104,7 +105,7 @@ func removeFromItem(t *schema.Type, item value.Value, pe fieldpath.PathElement, 
 	}
 	out, ok := remove(t, item, sub)
 	if !ok && item.Kind() == value.Map {
-		return value.NewMap(nil)
+		return own.Value.Map(nil)
 	}
 	return out
 }
@@ -164,7 +165,7 @@ func extract(t *schema.Type, v value.Value, set *fieldpath.Set, o extractOptions
 		if len(out) == 0 {
 			return value.Value{}, false
 		}
-		return value.NewMap(out), true
+		return own.Value.Map(out), true
 	case atomScalar:
 		return v, true
 	case atomList:
@@ -193,7 +194,7 @@ func extract(t *schema.Type, v value.Value, set *fieldpath.Set, o extractOptions
 		if len(out) == 0 {
 			return value.Value{}, false
 		}
-		return value.NewList(out), true
+		return own.Value.List(out), true
 	}
 	return value.Value{}, false
 }

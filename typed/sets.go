@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 )
 
@@ -170,7 +171,7 @@ func (r *reconciler) walk(t *schema.Type, node *fieldpath.Set, isAtomic bool) {
 // skip it). Members and children are both sorted, so one merged pass finds
 // the elements that are both.
 func (r *reconciler) visit(node *fieldpath.Set, typeOf func(fieldpath.PathElement) *schema.Type) {
-	ms, cs := node.Members(), node.Children()
+	ms, cs := own.Set.Members(node), own.Set.Children(node)
 	for len(ms) > 0 || len(cs) > 0 {
 		var c int
 		switch {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
@@ -523,7 +524,7 @@ func TestFieldSetSharesItemSets(t *testing.T) {
 		if got := paths(t, s); got != want {
 			t.Errorf("%s: FieldSet = %q, want %q", name, got, want)
 		}
-		items := s.WithPrefix(fieldpath.FieldName("containers")).Children()
+		items := own.Set.Children(s.WithPrefix(fieldpath.FieldName("containers")))
 		if len(items) != 8 {
 			t.Fatalf("%s: %d item sets", name, len(items))
 		}
@@ -534,7 +535,7 @@ func TestFieldSetSharesItemSets(t *testing.T) {
 				t.Errorf("%s: item %d shares the set of item %d: %v, want %v", name, i, i-1, !shared, shared)
 			}
 		}
-		env := items[5].Set.WithPrefix(fieldpath.FieldName("env")).Children()
+		env := own.Set.Children(items[5].Set.WithPrefix(fieldpath.FieldName("env")))
 		if len(env) != 2 || env[0].Set != env[1].Set {
 			t.Errorf("%s: the two env items of f do not share a set", name)
 		}
@@ -764,7 +765,7 @@ func TestMergeKeepsUnchangedLive(t *testing.T) {
 	// A configuration of new maps and lists whose parts are live's own
 	// (as FromUnstructuredLike makes them): new containers, same content.
 	same := value.NewMap([]value.Field{
-		{Name: "containers", Value: value.NewList([]value.Value{containers.Items()[1]})},
+		{Name: "containers", Value: value.NewList([]value.Value{own.Value.Items(containers)[1]})},
 		{Name: "labels", Value: value.NewMap([]value.Field{{Name: "app", Value: get(labels, "app")}})},
 		{Name: "name", Value: get(lv, "name")},
 	})
@@ -779,7 +780,7 @@ func TestMergeKeepsUnchangedLive(t *testing.T) {
 	// A change: the result is new down to the change; what it does not
 	// touch is live's.
 	out := merge(value.NewMap([]value.Field{
-		{Name: "containers", Value: value.NewList([]value.Value{containers.Items()[0]})},
+		{Name: "containers", Value: value.NewList([]value.Value{own.Value.Items(containers)[0]})},
 		{Name: "labels", Value: value.NewMap([]value.Field{{Name: "tier", Value: value.NewString("back")}})},
 	}))
 	if value.Same(out, lv) || value.Same(get(out, "labels"), labels) {

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -247,8 +248,8 @@ func (w *validator) doList(l *schema.List, v, like value.Value) {
 		w.errs.add(w.path, WrongKind, "expected list, got "+describeKind(v))
 		return
 	}
-	items := v.Items()
-	likeItems := like.Items() // by index (nil unless like is a list)
+	items := own.Value.Items(v)
+	likeItems := own.Value.Items(like) // by index (nil unless like is a list)
 	likeItem := func(i int) value.Value {
 		if i < len(likeItems) {
 			return likeItems[i]
@@ -308,7 +309,7 @@ func sameScalarFields(a, b value.Value) bool {
 	if a.Kind() != value.Map || b.Kind() != value.Map || a.Len() != b.Len() || a.Len() == 0 {
 		return false
 	}
-	af, bf := a.Fields(), b.Fields()
+	af, bf := own.Value.Fields(a), own.Value.Fields(b)
 	for i := range af {
 		if af[i].Name != bf[i].Name || !isScalar(af[i].Value) || !isScalar(bf[i].Value) {
 			return false

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
@@ -89,7 +90,7 @@ func TestValidateLike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fields := append(append([]value.Field(nil), dup.Fields()...), outer.Fields()...)
+	fields := append(append([]value.Field(nil), own.Value.Fields(dup)...), own.Value.Fields(outer)...)
 	wider := value.NewMap(fields)
 	lv2, err := typed.New(w, wider, typed.AllowDuplicates(), typed.Like(lv))
 	if err != nil {
@@ -109,7 +110,7 @@ func TestValidateLike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bogus := value.NewMap(append(append([]value.Field(nil), clean.Fields()...), value.Field{Name: "zzz", Value: value.NewInt(1)}))
+	bogus := value.NewMap(append(append([]value.Field(nil), own.Value.Fields(clean)...), value.Field{Name: "zzz", Value: value.NewInt(1)}))
 	_, want := typed.New(w, bogus)
 	if _, got := typed.New(w, bogus, typed.Like(lvClean)); want == nil || got == nil || got.Error() != want.Error() {
 		t.Errorf("error %v, want %v", got, want)

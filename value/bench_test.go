@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -65,7 +66,7 @@ func BenchmarkFromJSONStructOrder(b *testing.B) {
 func reversedJSON(dst []byte, v value.Value) []byte {
 	switch v.Kind() {
 	case value.Map:
-		fields := v.Fields()
+		fields := own.Value.Fields(v)
 		dst = append(dst, '{')
 		for i := len(fields) - 1; i >= 0; i-- {
 			dst = value.AppendJSON(dst, value.NewString(fields[i].Name))

@@ -82,7 +82,10 @@
 // value.go: the representation of a Value (a kind, a word and a pointer
 // into an immutable string or slice), and a StructCodec's reads of a
 // struct's scalar fields at their offsets (structMem), which only read,
-// each as the kind of its field. The slices returned by Items and Fields are borrowed from
-// the value and must not be modified; NewList and NewMap take ownership of
-// the slices they are given.
+// each as the kind of its field. No caller can change a value that others
+// share: NewList and NewMap copy the slices they are given, Items and
+// Fields yield the elements (Len, Index and FieldAt read one), and a Value
+// cannot be compared with == (use Equal or Same). The module's own decoders
+// and merge hand their slices over without a copy, through an internal
+// package.
 package value

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 	"github.com/structmerge/structmerge/value/valuetest"
 )
@@ -54,12 +55,12 @@ func sameValue(a, b value.Value) bool {
 		}
 		return true
 	case value.Map:
-		fa, fb := a.Fields(), b.Fields()
-		if len(fa) != len(fb) {
+		if a.Len() != b.Len() {
 			return false
 		}
-		for i := range fa {
-			if fa[i].Name != fb[i].Name || !sameValue(fa[i].Value, fb[i].Value) {
+		for i := range a.Len() {
+			fa, fb := a.FieldAt(i), b.FieldAt(i)
+			if fa.Name != fb.Name || !sameValue(fa.Value, fb.Value) {
 				return false
 			}
 		}
@@ -273,9 +274,9 @@ func hasFloat(v value.Value) bool {
 	case value.Float:
 		return true
 	case value.List:
-		return slices.ContainsFunc(v.Items(), hasFloat)
+		return slices.ContainsFunc(own.Value.Items(v), hasFloat)
 	case value.Map:
-		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return hasFloat(f.Value) })
+		return slices.ContainsFunc(own.Value.Fields(v), func(f value.Field) bool { return hasFloat(f.Value) })
 	}
 	return false
 }
@@ -291,9 +292,9 @@ func escapes(v value.Value) bool {
 	case value.String:
 		return quoted(v.AsString())
 	case value.List:
-		return slices.ContainsFunc(v.Items(), escapes)
+		return slices.ContainsFunc(own.Value.Items(v), escapes)
 	case value.Map:
-		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return quoted(f.Name) || escapes(f.Value) })
+		return slices.ContainsFunc(own.Value.Fields(v), func(f value.Field) bool { return quoted(f.Name) || escapes(f.Value) })
 	}
 	return false
 }

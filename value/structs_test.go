@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -595,7 +596,7 @@ func TestToStructFrom(t *testing.T) {
 	rec, _ := lv.Get("rec")
 	res = withField(t, res, "rec", withField(t, rec, "value", value.NewInt(10)))
 	l, _ := lv.Get("l")
-	items := slices.Clone(l.Items())
+	items := slices.Clone(own.Value.Items(l))
 	items[1] = withField(t, items[1], "name", value.NewString("l1 changed"))
 	res = withField(t, res, "l", value.NewList(items))
 	op, _ := ov.Get("p")
@@ -632,7 +633,7 @@ func TestToStructFrom(t *testing.T) {
 
 	// Items that moved are not matched with the origin's items at their
 	// old places.
-	swapped := withField(t, lv, "l", value.NewList([]value.Value{l.Items()[1], l.Items()[0]}))
+	swapped := withField(t, lv, "l", value.NewList([]value.Value{own.Value.Items(l)[1], own.Value.Items(l)[0]}))
 	var sw, swWant tsAll
 	if err := c.ToStruct(swapped, &swWant); err != nil {
 		t.Fatal(err)

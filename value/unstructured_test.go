@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 	"github.com/structmerge/structmerge/value/valuetest"
 )
@@ -243,7 +244,7 @@ func checkShared(t *testing.T, path string, got, like value.Value) {
 	case got.Kind() == value.List && like.Kind() == value.List:
 		for i, it := range got.Items() {
 			if i < like.Len() {
-				checkShared(t, fmt.Sprintf("%s[%d]", path, i), it, like.Items()[i])
+				checkShared(t, fmt.Sprintf("%s[%d]", path, i), it, own.Value.Items(like)[i])
 			}
 		}
 	}

@@ -2,12 +2,15 @@ package value
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/structmerge/structmerge/internal/valueown"
 )
 
 // Kind says which of the JSON kinds a Value holds.
@@ -49,8 +52,9 @@ func (k Kind) String() string {
 // string, a list of values or a map from strings to values. The zero Value is
 // null.
 //
-// Value is immutable; safe for concurrent use. The slices returned by Items
-// and Fields are borrowed from the value and must not be modified.
+// Value is immutable; safe for concurrent use. Constructors copy the slices
+// they are given and accessors yield elements, so no caller can change a
+// value that others share.
 type Value struct {
 	_    [0]func() // not comparable with ==: use Equal
 	kind Kind
@@ -135,6 +139,10 @@ type Field struct {
 	Value Value
 }
 
+func init() {
+	valueown.Register(valueown.Funcs[Value, Field]{Map: ownMap, List: listValue, Fields: Value.fields, Items: Value.items})
+}
+
 // NewNull returns the null value (the same as the zero Value).
 func NewNull() Value { return Value{} }
 
@@ -156,15 +164,19 @@ func NewFloat(f float64) Value { return Value{kind: Float, n: math.Float64bits(f
 // NewString returns a string value.
 func NewString(s string) Value { return stringValue(s) }
 
-// NewList returns a list value. It takes ownership of items: the caller must
-// not modify the slice afterwards. A nil slice gives an empty list.
-func NewList(items []Value) Value { return listValue(items) }
+// NewList returns a list of a copy of items: the caller keeps the slice. A
+// nil slice gives an empty list.
+func NewList(items []Value) Value { return listValue(slices.Clone(items)) }
 
-// NewMap returns a map value. It takes ownership of fields, which it sorts by
-// name in place; when a name occurs more than once the last occurrence wins.
-// A nil slice gives an empty map. Decoders that must reject duplicate names
-// check for them before calling NewMap.
-func NewMap(fields []Field) Value {
+// NewMap returns a map of a copy of fields, sorted by name; when a name
+// occurs more than once the last occurrence wins. The caller keeps the
+// slice, which NewMap does not modify. A nil slice gives an empty map.
+// Decoders that must reject duplicate names check for them before calling
+// NewMap.
+func NewMap(fields []Field) Value { return ownMap(slices.Clone(fields)) }
+
+// ownMap is NewMap on a slice it takes: it sorts the slice in place.
+func ownMap(fields []Field) Value {
 	if !fieldsSorted(fields) {
 		slices.SortStableFunc(fields, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
 		fields = dedupeLastWins(fields)
@@ -238,15 +250,36 @@ func (v Value) Len() int {
 	return 0
 }
 
-// Items returns the items of a list (nil for other kinds). Borrowed: do not modify.
-func (v Value) Items() []Value { return v.items() }
+// Items yields the position and the value of each item of a list, in
+// order (nothing for other kinds): for i, item := range v.Items().
+func (v Value) Items() iter.Seq2[int, Value] {
+	return func(yield func(int, Value) bool) {
+		for i, it := range v.items() {
+			if !yield(i, it) {
+				return
+			}
+		}
+	}
+}
 
 // Index returns item i of a list. It panics if i is out of range, like a slice.
 func (v Value) Index(i int) Value { return v.items()[i] }
 
-// Fields returns the fields of a map sorted by name (nil for other kinds).
-// Borrowed: do not modify.
-func (v Value) Fields() []Field { return v.fields() }
+// Fields yields the position and each field of a map, sorted by name
+// (nothing for other kinds): for i, f := range v.Fields().
+func (v Value) Fields() iter.Seq2[int, Field] {
+	return func(yield func(int, Field) bool) {
+		for i, f := range v.fields() {
+			if !yield(i, f) {
+				return
+			}
+		}
+	}
+}
+
+// FieldAt returns field i of a map in the order of Fields. It panics if i
+// is out of range, like a slice.
+func (v Value) FieldAt(i int) Field { return v.fields()[i] }
 
 // Get returns the field of a map with the given name.
 func (v Value) Get(name string) (Value, bool) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
@@ -126,7 +127,7 @@ func sharedValueNodes(v value.Value, others ...value.Value) int {
 func walkValueNodes(v value.Value, f func(id any)) {
 	switch v.Kind() {
 	case value.List:
-		items := v.Items()
+		items := own.Value.Items(v)
 		if len(items) > 0 {
 			f(&items[0])
 		}
@@ -134,7 +135,7 @@ func walkValueNodes(v value.Value, f func(id any)) {
 			walkValueNodes(it, f)
 		}
 	case value.Map:
-		fields := v.Fields()
+		fields := own.Value.Fields(v)
 		if len(fields) > 0 {
 			f(&fields[0])
 		}

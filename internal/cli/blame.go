@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
@@ -231,7 +232,7 @@ func (b *blamer) node(v value.Value, sets []*fieldpath.Set, path fieldpath.Path)
 		var cands []fieldpath.PathElement
 		if anySet(sets) {
 			for _, s := range sets {
-				cands = append(cands, s.Members()...)
+				cands = append(cands, own.Set.Members(s)...)
 				for _, c := range s.Children() {
 					cands = append(cands, c.Element)
 				}
@@ -302,7 +303,7 @@ func matchItem(cands []fieldpath.PathElement, item value.Value, i int) (fieldpat
 					return c, true
 				}
 			case fieldpath.KeyKind:
-				if item.Kind() == value.Map && keyMatches(c.Key(), item, pass == 1) {
+				if item.Kind() == value.Map && keyMatches(own.Set.KeyFields(c), item, pass == 1) {
 					return c, true
 				}
 			}

@@ -30,6 +30,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
@@ -190,7 +191,7 @@ func vbSet(v, x value.Value, names ...string) value.Value {
 	}
 	child, _ := v.Get(names[0])
 	nv := vbSet(child, x, names[1:]...)
-	fields := slices.Clone(v.Fields())
+	fields := slices.Clone(own.Value.Fields(v))
 	for i := range fields {
 		if fields[i].Name == names[0] {
 			fields[i].Value = nv

@@ -458,19 +458,18 @@ func take[T any](arena *[]T, n int) []T {
 // fill fills the empty set dst with s, keeping s's order, which must be
 // strictly increasing in SMD's order as well (false if not).
 func (c *fromCore) fill(dst *Set, s *corefieldpath.Set) bool {
-	ms, cs := s.Members(), s.Children()
-	if len(ms) > 0 {
-		dst.Members.members = take(&c.elems, len(ms))
-		for i, pe := range ms {
+	if n := s.MembersLen(); n > 0 {
+		dst.Members.members = take(&c.elems, n)
+		for i, pe := range s.Members() {
 			dst.Members.members[i] = c.element(pe)
 			if i > 0 && dst.Members.members[i-1].Compare(dst.Members.members[i]) >= 0 {
 				return false
 			}
 		}
 	}
-	if len(cs) > 0 {
-		nodes, sets := take(&c.nodes, len(cs)), take(&c.sets, len(cs))
-		for i, ch := range cs {
+	if n := s.ChildrenLen(); n > 0 {
+		nodes, sets := take(&c.nodes, n), take(&c.sets, n)
+		for i, ch := range s.Children() {
 			nodes[i] = setNode{pathElement: c.element(ch.Element), set: &sets[i]}
 			if i > 0 && nodes[i-1].pathElement.Compare(nodes[i].pathElement) >= 0 {
 				return false
@@ -500,9 +499,8 @@ func (c *fromCore) element(pe corefieldpath.PathElement) PathElement {
 		v := value.NewValueInterface(c.number(pe.Value()))
 		return PathElement{Value: &v}
 	}
-	key := pe.Key()
-	fields := value.FieldList(take(&c.fields, len(key)))
-	for i, f := range key {
+	fields := value.FieldList(take(&c.fields, pe.KeyLen()))
+	for i, f := range pe.Key() {
 		fields[i] = value.Field{Name: f.Name, Value: value.NewValueInterface(c.number(f.Value))}
 	}
 	fields.Sort()

@@ -34,16 +34,14 @@ func jsonData(v core.Value) interface{} {
 	case core.String:
 		return v.AsString()
 	case core.List:
-		items := v.Items()
-		out := make([]interface{}, len(items))
-		for i, item := range items {
+		out := make([]interface{}, v.Len())
+		for i, item := range v.Items() {
 			out[i] = jsonData(item)
 		}
 		return out
 	case core.Map:
-		fields := v.Fields()
-		out := make(map[string]interface{}, len(fields))
-		for _, f := range fields {
+		out := make(map[string]interface{}, v.Len())
+		for _, f := range v.Fields() {
 			out[f.Name] = jsonData(f.Value)
 		}
 		return out

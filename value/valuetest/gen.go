@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -128,7 +129,7 @@ func RandomName(r *rand.Rand) string {
 func Mutate(r *rand.Rand, v value.Value) value.Value {
 	switch v.Kind() {
 	case value.List:
-		items := v.Items()
+		items := own.Value.Items(v)
 		if len(items) > 0 && r.IntN(4) > 0 {
 			out := append([]value.Value(nil), items...)
 			i := r.IntN(len(out))
@@ -147,7 +148,7 @@ func Mutate(r *rand.Rand, v value.Value) value.Value {
 		}
 		return v
 	case value.Map:
-		fields := v.Fields()
+		fields := own.Value.Fields(v)
 		if len(fields) > 0 && r.IntN(4) > 0 {
 			out := append([]value.Field(nil), fields...)
 			i := r.IntN(len(out))

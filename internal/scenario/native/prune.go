@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
@@ -89,7 +90,7 @@ func (p *pruner) prune(x, s value.Value, embedded bool) value.Value {
 	embedded = embedded || schemaFlag(s, "x-kubernetes-embedded-resource")
 	switch x.Kind() {
 	case value.Map:
-		fields := x.Fields()
+		fields := own.Value.Fields(x)
 		out := make([]value.Field, 0, len(fields))
 		changed := false
 		for _, f := range fields {
@@ -110,7 +111,7 @@ func (p *pruner) prune(x, s value.Value, embedded bool) value.Value {
 		if !changed {
 			return x
 		}
-		return value.NewMap(out)
+		return own.Value.Map(out)
 	case value.List:
 		items := schemaField(s, "items")
 		return p.list(x, func(i int, it value.Value) value.Value {
@@ -126,7 +127,7 @@ func (p *pruner) keep(x, s value.Value, embedded bool) value.Value {
 	embedded = embedded || schemaFlag(s, "x-kubernetes-embedded-resource")
 	switch x.Kind() {
 	case value.Map:
-		fields := x.Fields()
+		fields := own.Value.Fields(x)
 		out := make([]value.Field, len(fields))
 		changed := false
 		for i, f := range fields {
@@ -143,7 +144,7 @@ func (p *pruner) keep(x, s value.Value, embedded bool) value.Value {
 		if !changed {
 			return x
 		}
-		return value.NewMap(out)
+		return own.Value.Map(out)
 	case value.List:
 		items := schemaField(s, "items")
 		return p.list(x, func(i int, it value.Value) value.Value {
@@ -162,7 +163,7 @@ func (p *pruner) child(pe fieldpath.PathElement, x, s value.Value, embedded bool
 }
 
 func (p *pruner) list(x value.Value, f func(int, value.Value) value.Value) value.Value {
-	items := x.Items()
+	items := own.Value.Items(x)
 	var out []value.Value
 	for i, it := range items {
 		v := f(i, it)
@@ -177,7 +178,7 @@ func (p *pruner) list(x value.Value, f func(int, value.Value) value.Value) value
 	if out == nil {
 		return x
 	}
-	return value.NewList(out)
+	return own.Value.List(out)
 }
 
 // ReadAt returns live as the API server's storage serves it to a request

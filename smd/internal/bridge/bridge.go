@@ -42,9 +42,8 @@ func FromElement(pe core.PathElement) fieldpath.PathElement {
 	case core.ValueKind:
 		return fieldpath.ValueElement(FromValue(pe.Value()))
 	case core.KeyKind:
-		key := pe.Key()
-		fields := make(value.FieldList, len(key))
-		for i, f := range key {
+		fields := make(value.FieldList, pe.KeyLen())
+		for i, f := range pe.Key() {
 			fields[i] = value.Field{Name: f.Name, Value: FromValue(f.Value)}
 		}
 		return fieldpath.KeyElement(fields...)
@@ -187,10 +186,9 @@ func unstructuredLike(v corevalue.Value, t *coreschema.Type, srcs []Source, conv
 	}
 	switch v.Kind() {
 	case corevalue.Map:
-		fields := v.Fields()
-		out := make(map[string]interface{}, len(fields))
+		out := make(map[string]interface{}, v.Len())
 		sub := make([]Source, 0, len(srcs))
-		for _, f := range fields {
+		for _, f := range v.Fields() {
 			sub = sub[:0]
 			for _, s := range srcs {
 				if s.Core.Kind() != corevalue.Map {
@@ -206,11 +204,10 @@ func unstructuredLike(v corevalue.Value, t *coreschema.Type, srcs []Source, conv
 		}
 		return out
 	case corevalue.List:
-		items := v.Items()
-		out := make([]interface{}, len(items))
+		out := make([]interface{}, v.Len())
 		sub := make([]Source, 0, len(srcs))
 		et := elementType(t)
-		for i, item := range items {
+		for i, item := range v.Items() {
 			sub = sub[:0]
 			for _, s := range srcs {
 				l, ok := s.Go.([]interface{})

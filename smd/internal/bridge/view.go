@@ -157,22 +157,22 @@ func (l viewList) Range() value.ListRange {
 	if l.v.Len() == 0 {
 		return value.EmptyRange
 	}
-	return &viewRange{items: l.v.Items(), i: -1}
+	return &viewRange{list: l.v, i: -1}
 }
 
 type viewRange struct {
-	items []corevalue.Value
-	i     int
+	list corevalue.Value
+	i    int
 }
 
 func (r *viewRange) Next() bool {
 	r.i++
-	return r.i < len(r.items)
+	return r.i < r.list.Len()
 }
 
 func (r *viewRange) Item() (int, value.Value) {
-	if r.i < 0 || r.i >= len(r.items) {
+	if r.i < 0 || r.i >= r.list.Len() {
 		panic("value: Item called without a successful Next")
 	}
-	return r.i, coreView{r.items[r.i]}
+	return r.i, coreView{r.list.Index(r.i)}
 }

@@ -1,0 +1,21 @@
+// Package own is how the packages of this module above value and
+// fieldpath reach their operations that take or lend slices without a
+// copy (see package valueown): own.Value.Map(fields), own.Set.Members(s).
+// Code outside the module cannot import it.
+//
+// Concurrency: its variables are set during initialisation and never
+// written again; safe for concurrent use.
+package own
+
+import (
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/valueown"
+	"github.com/structmerge/structmerge/value"
+)
+
+var (
+	// Value holds value's operations.
+	Value = valueown.Of[value.Value, value.Field]()
+	// Set holds fieldpath's operations.
+	Set = valueown.SetOf[*fieldpath.Set, fieldpath.PathElement, fieldpath.Child, value.Field, value.Value]()
+)

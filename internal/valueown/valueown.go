@@ -1,0 +1,54 @@
+// Package valueown gives the packages of this module the operations of
+// packages value and fieldpath that hand slices over without copying them:
+// building a map, a list or a key from a slice the caller gives up, and
+// reading the slices of a map, a list, a set or a key. Decoders and the
+// merge build many nodes, and a copy of each would double their
+// allocations. The public constructors copy and the public accessors yield
+// elements, so that no caller outside the module can change a value or a
+// set that others share; code outside the module cannot import this
+// package.
+//
+// Packages value and fieldpath register their functions when they are
+// initialised, before any package that imports them; Of and SetOf return
+// them (package own holds them for the packages above).
+//
+// Concurrency: the functions are registered once, during initialisation,
+// and never written again; safe for concurrent use.
+package valueown
+
+// Funcs are the ownership-taking operations of package value, whose
+// Value is V and whose Field is F.
+type Funcs[V, F any] struct {
+	// Map returns a map of fields, which it takes: the caller never
+	// modifies the slice again. It sorts fields by name in place; a name
+	// given twice keeps its last field.
+	Map func(fields []F) V
+	// List returns a list of items, which it takes: the caller never
+	// modifies the slice again.
+	List func(items []V) V
+	// Fields returns the fields of a map, sorted by name (nil for other
+	// kinds); the caller must not modify the slice.
+	Fields func(v V) []F
+	// Items returns the items of a list (nil for other kinds); the caller
+	// must not modify the slice.
+	Items func(v V) []V
+}
+
+var registered any
+
+// Register is called by package value only.
+func Register[V, F any](f Funcs[V, F]) {
+	if registered != nil {
+		panic("valueown: registered twice")
+	}
+	registered = f
+}
+
+// Of returns the functions package value registered.
+func Of[V, F any]() Funcs[V, F] {
+	f, ok := registered.(Funcs[V, F])
+	if !ok {
+		panic("valueown: package value has not registered its functions")
+	}
+	return f
+}
