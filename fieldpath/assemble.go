@@ -22,7 +22,7 @@ import (
 //
 // Closing a node leaves its entries in the stacks' spare capacity, where they
 // keep what they point to alive until later entries overwrite them, or until
-// TakeScratch or Reset clears the stacks: clearing once up to the deepest
+// takeScratch or Reset clears the stacks: clearing once up to the deepest
 // point reached costs less than clearing each node as it closes (a list of
 // many items closes one small node per item, at the same depth).
 type Assembler struct {
@@ -38,16 +38,16 @@ type Assembler struct {
 // Close takes it.
 type Level struct{ m, c int32 }
 
-// UseScratch gives the Assembler memory for its stacks (used from length 0),
+// useScratch gives the Assembler memory for its stacks (used from length 0),
 // so that a walker can keep both in one allocation with itself. The
 // Assembler appends beyond their capacity as it needs to.
-func (a *Assembler) UseScratch(members []PathElement, children []Child) {
+func (a *Assembler) useScratch(members []PathElement, children []Child) {
 	a.members, a.children = members[:0], children[:0]
 }
 
-// TakeScratch returns the Assembler's stacks, empty, for reuse by another
-// Assembler (UseScratch), and forgets them. Every node must be closed.
-func (a *Assembler) TakeScratch() ([]PathElement, []Child) {
+// takeScratch returns the Assembler's stacks, empty, for reuse by another
+// Assembler (useScratch), and forgets them. Every node must be closed.
+func (a *Assembler) takeScratch() ([]PathElement, []Child) {
 	a.clearStacks()
 	m, c := a.members[:0], a.children[:0]
 	a.members, a.children = nil, nil
@@ -101,14 +101,14 @@ func (a *Assembler) Close(l Level) *Set {
 }
 
 // closeInOrder is Close for a node whose entries are in order and without
-// repeats (Unchecked.CloseInOrder).
+// repeats (CloseInOrder of valueown.AssemblerFuncs).
 func (a *Assembler) closeInOrder(l Level) *Set {
 	ms, cs := a.members[l.m:], a.children[l.c:]
 	checkEntries(ms, cs)
 	return a.pop(l, ms, cs)
 }
 
-// setOf makes a set of entries in order (Unchecked.SetOf).
+// setOf makes a set of entries in order (SetOf of valueown.AssemblerFuncs).
 func (a *Assembler) setOf(members []PathElement, children []Child) *Set {
 	if len(members) == 0 && len(children) == 0 {
 		return nil
@@ -118,7 +118,7 @@ func (a *Assembler) setOf(members []PathElement, children []Child) *Set {
 }
 
 // closeInOrderLike is closeInOrder returning prev when the entries are
-// prev's (Unchecked.CloseInOrderLike).
+// prev's (CloseInOrderLike of valueown.AssemblerFuncs).
 func (a *Assembler) closeInOrderLike(l Level, prev *Set) *Set {
 	ms, cs := a.members[l.m:], a.children[l.c:]
 	checkEntries(ms, cs)

@@ -8,7 +8,6 @@ import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
 	"github.com/structmerge/structmerge/internal/own"
-	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -53,7 +52,7 @@ func TestAssemblerRebuildsSets(t *testing.T) {
 		s := fieldpathtest.RandomSet(r, r.IntN(60))
 		var a fieldpath.Assembler
 		if i%3 == 0 {
-			a.UseScratch(make([]fieldpath.PathElement, 2), make([]fieldpath.Child, 1))
+			own.Assembler.UseScratch(&a, make([]fieldpath.PathElement, 2), make([]fieldpath.Child, 1))
 		}
 		if i%2 == 0 {
 			// Reservations too small, about right and too large.
@@ -109,11 +108,11 @@ func TestAssemblerTakeScratchClears(t *testing.T) {
 		s := fieldpathtest.RandomSet(r, r.IntN(80))
 		var a fieldpath.Assembler
 		members, children := make([]fieldpath.PathElement, 0, 4*i), make([]fieldpath.Child, 0, 2*i)
-		a.UseScratch(members, children)
+		own.Assembler.UseScratch(&a, members, children)
 		if got := assemble(&a, s, r, i%2 == 0); !got.Equal(s) {
 			t.Fatalf("set %d: assembled %v, want %v", i, got, s)
 		}
-		gotM, gotC := a.TakeScratch()
+		gotM, gotC := own.Assembler.TakeScratch(&a)
 		for _, st := range []struct {
 			name string
 			ms   []fieldpath.PathElement
@@ -147,7 +146,7 @@ func TestAssemblerRoom(t *testing.T) {
 		}
 		// Spare room, as a walk over a list leaves when items repeat.
 		spare := r.IntN(3)
-		ms, cs := fieldpath.Unchecked.Room(seal.Allow, &a, len(own.Set.Members(s))+spare, len(own.Set.Children(s))+spare)
+		ms, cs := own.Assembler.Room(&a, len(own.Set.Members(s))+spare, len(own.Set.Children(s))+spare)
 		gotOther := assemble(&a, other, r, false)
 		for _, m := range s.Members() {
 			ms = append(ms, m)
@@ -156,7 +155,7 @@ func TestAssemblerRoom(t *testing.T) {
 			// Children assembled after the room was taken.
 			cs = append(cs, fieldpath.Child{Element: c.Element, Set: assemble(&a, c.Set, r, false)})
 		}
-		got := fieldpath.Unchecked.SetOf(seal.Allow, &a, ms, cs)
+		got := own.Assembler.SetOf(&a, ms, cs)
 		if !got.Equal(s) || got.Size() != s.Size() {
 			t.Fatalf("set %d: made in place\n%v (size %d)\nwant\n%v (size %d)", i, got, got.Size(), s, s.Size())
 		}
@@ -165,8 +164,8 @@ func TestAssemblerRoom(t *testing.T) {
 		}
 	}
 	var a fieldpath.Assembler
-	ms, cs := fieldpath.Unchecked.Room(seal.Allow, &a, 0, 4)
-	if got := fieldpath.Unchecked.SetOf(seal.Allow, &a, ms, cs); got != nil {
+	ms, cs := own.Assembler.Room(&a, 0, 4)
+	if got := own.Assembler.SetOf(&a, ms, cs); got != nil {
 		t.Errorf("SetOf of no entries = %v, want nil", got)
 	}
 }

@@ -25,10 +25,11 @@
 // allocates the nodes of a set in a few large chunks.
 //
 // The Assembler's faster operations that trust their caller to add entries
-// in order (Unchecked: CloseInOrder, CloseInOrderLike, Room, SetOf) serve
-// package typed's walks. They take a token that only this module can name,
-// so no caller outside it can build a broken Set; a build with the race
-// detector or the `invariants` tag checks every set they make.
+// in order (CloseInOrder, CloseInOrderLike, Room, SetOf) and its scratch
+// stacks serve package typed's walks. They are not methods: the module
+// reaches them through an internal package, so no caller outside it can
+// build a broken Set; a build with the race detector or the `invariants`
+// tag checks every set they make.
 //
 // # Unsafe and pools
 //

@@ -51,5 +51,5 @@ func CountNodesForTest(s *Set) (nodes, distinct int) {
 }
 
 // InvariantsChecked tells the tests whether this build checks the sets the
-// Unchecked operations make.
+// operations that trust their caller make.
 const InvariantsChecked = invariants

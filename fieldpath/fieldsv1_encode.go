@@ -316,7 +316,7 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 		return appendValueString(dst, v.AsString())
 	case value.List:
 		dst = append(dst, '[')
-		for i, it := range v.Items() {
+		for i, it := range vown.Items(v) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -325,7 +325,7 @@ func appendValueJSON(dst []byte, v value.Value) []byte {
 		return append(dst, ']')
 	case value.Map:
 		dst = append(dst, '{')
-		for i, f := range v.Fields() {
+		for i, f := range vown.Fields(v) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}

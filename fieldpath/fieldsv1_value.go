@@ -47,7 +47,7 @@ func countFieldsV1(v value.Value) (members, nodes int) {
 		return 0, 0
 	}
 	members, nodes = v.Len(), 1
-	for _, f := range v.Fields() {
+	for _, f := range vown.Fields(v) {
 		m, n := countFieldsV1(f.Value)
 		members += m
 		nodes += n

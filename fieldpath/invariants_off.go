@@ -7,6 +7,6 @@ package fieldpath
 // tests run in the checking build (go test -race, or -tags invariants).
 func checkEntries([]PathElement, []Child) {}
 
-// invariants reports whether this build checks the sets the Unchecked
-// operations make.
+// invariants reports whether this build checks the sets the operations
+// that trust their caller make (export.go).
 const invariants = false

@@ -20,6 +20,6 @@ func checkEntries(ms []PathElement, cs []Child) {
 	}
 }
 
-// invariants reports whether this build checks the sets the Unchecked
-// operations make.
+// invariants reports whether this build checks the sets the operations
+// that trust their caller make (export.go).
 const invariants = true

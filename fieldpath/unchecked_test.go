@@ -6,7 +6,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/outside"
-	"github.com/structmerge/structmerge/internal/seal"
+	"github.com/structmerge/structmerge/internal/own"
 )
 
 func mustPanic(t *testing.T, what, want string, f func()) {
@@ -34,68 +34,60 @@ func TestUncheckedInvariants(t *testing.T) {
 	child := fieldpath.NewSet(fieldpath.Path{a})
 	var asm fieldpath.Assembler
 	mustPanic(t, "members out of order", "out of order", func() {
-		fieldpath.Unchecked.SetOf(seal.Allow, &asm, []fieldpath.PathElement{b, a}, nil)
+		own.Assembler.SetOf(&asm, []fieldpath.PathElement{b, a}, nil)
 	})
 	mustPanic(t, "repeated member", "out of order or repeated", func() {
-		fieldpath.Unchecked.SetOf(seal.Allow, &asm, []fieldpath.PathElement{a, a}, nil)
+		own.Assembler.SetOf(&asm, []fieldpath.PathElement{a, a}, nil)
 	})
 	mustPanic(t, "children out of order", "children out of order", func() {
-		fieldpath.Unchecked.SetOf(seal.Allow, &asm, nil, []fieldpath.Child{{Element: b, Set: child}, {Element: a, Set: child}})
+		own.Assembler.SetOf(&asm, nil, []fieldpath.Child{{Element: b, Set: child}, {Element: a, Set: child}})
 	})
 	mustPanic(t, "empty child", "empty child", func() {
-		fieldpath.Unchecked.SetOf(seal.Allow, &asm, nil, []fieldpath.Child{{Element: a}})
+		own.Assembler.SetOf(&asm, nil, []fieldpath.Child{{Element: a}})
 	})
 	mustPanic(t, "CloseInOrder out of order", "out of order", func() {
 		var asm fieldpath.Assembler
 		l := asm.Open()
 		asm.AddMember(b)
 		asm.AddMember(a)
-		fieldpath.Unchecked.CloseInOrder(seal.Allow, &asm, l)
+		own.Assembler.CloseInOrder(&asm, l)
 	})
 	// In order, the same entries make a good set.
-	if s := fieldpath.Unchecked.SetOf(seal.Allow, &asm, []fieldpath.PathElement{a, b}, nil); s.Size() != 2 {
+	if s := own.Assembler.SetOf(&asm, []fieldpath.PathElement{a, b}, nil); s.Size() != 2 {
 		t.Errorf("good set: %v", s)
 	}
 }
 
-// zeroArg returns the zero value of f's first parameter type: generic type
-// inference is how code outside the module could get a seal.Token without
-// naming it.
-func zeroArg[T, A, L, R any](func(T, A, L) R) T {
-	var t T
-	return t
-}
-
-func TestUncheckedRefusesZeroToken(t *testing.T) {
-	var asm fieldpath.Assembler
-	tok := zeroArg(fieldpath.Unchecked.CloseInOrder)
-	mustPanic(t, "zero token", "outside the module", func() {
-		fieldpath.Unchecked.CloseInOrder(tok, &asm, asm.Open())
-	})
-}
-
-// TestUncheckedSealed: a package outside the module cannot name the token
-// the unchecked operations want, so a call does not compile.
+// TestUncheckedSealed: a package outside the module cannot reach the
+// operations that trust their caller, so a call does not compile.
 func TestUncheckedSealed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
 	for _, tc := range []struct{ name, body, want string }{
-		{"import seal", `import (
+		{"import valueown", `import (
 	"github.com/structmerge/structmerge/fieldpath"
-	"github.com/structmerge/structmerge/internal/seal"
+	"github.com/structmerge/structmerge/internal/valueown"
 )
 
-func F(a *fieldpath.Assembler) *fieldpath.Set { return fieldpath.Unchecked.CloseInOrder(seal.Allow, a, a.Open()) }
+var F = valueown.AssemblerOf[*fieldpath.Assembler, fieldpath.Level, *fieldpath.Set, fieldpath.PathElement, fieldpath.Child]
 `, "use of internal package"},
-		{"a literal token", `import "github.com/structmerge/structmerge/fieldpath"
+		{"import own", `import "github.com/structmerge/structmerge/internal/own"
 
-func F(a *fieldpath.Assembler) *fieldpath.Set { return fieldpath.Unchecked.CloseInOrder(struct{ inside bool }{}, a, a.Open()) }
-`, "cannot use"},
+var F = own.Assembler.SetOf
+`, "use of internal package"},
 		{"a method of the Assembler", `import "github.com/structmerge/structmerge/fieldpath"
 
 func F(a *fieldpath.Assembler) *fieldpath.Set { return a.CloseInOrder(a.Open()) }
 `, "a.CloseInOrder undefined"},
+		{"the scratch stacks", `import "github.com/structmerge/structmerge/fieldpath"
+
+func F(a *fieldpath.Assembler) { a.TakeScratch() }
+`, "a.TakeScratch undefined"},
+		{"the old unchecked operations", `import "github.com/structmerge/structmerge/fieldpath"
+
+var F = fieldpath.Unchecked
+`, "undefined: fieldpath.Unchecked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := outside.Build(t, "..", tc.body)

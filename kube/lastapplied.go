@@ -20,7 +20,7 @@ func annotations(obj value.Value) (fields []value.Field, ok bool) {
 		return nil, false
 	}
 	out := make([]value.Field, 0, a.Len())
-	for _, f := range a.Fields() {
+	for _, f := range own.Value.Fields(a) {
 		switch f.Value.Kind() {
 		case value.String:
 			out = append(out, f)

@@ -119,7 +119,7 @@ func decodeIdentity(key string) (identity, bool) {
 		return identity{}, false
 	}
 	var id identity
-	for _, f := range v.Fields() {
+	for _, f := range own.Value.Fields(v) {
 		var dst *string
 		switch f.Name {
 		case "manager":
@@ -381,7 +381,7 @@ func rawManagedFields(obj value.Value) (entries []ManagedFieldsEntry, fieldErrs 
 	}
 	entries = make([]ManagedFieldsEntry, 0, list.Len())
 	reset = list.Len() == 0
-	for i, item := range list.Items() {
+	for i, item := range own.Value.Items(list) {
 		e, hasFields, ok, ferr := entryFromValue(item)
 		if !ok {
 			return nil, nil, false, false
@@ -414,7 +414,7 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 	if item.Kind() != value.Map {
 		return e, false, false, nil
 	}
-	for _, f := range item.Fields() {
+	for _, f := range own.Value.Fields(item) {
 		var dst *string
 		switch f.Name {
 		case "manager":

@@ -175,7 +175,7 @@ func findKeyed(v value.Value, key []value.Field) (value.Value, bool) {
 		return value.Value{}, false
 	}
 	for _, lenient := range []bool{false, true} {
-		for _, item := range v.Items() {
+		for _, item := range own.Value.Items(v) {
 			if item.Kind() != value.Map {
 				continue
 			}
@@ -206,7 +206,7 @@ func findMember(v value.Value, x value.Value) (value.Value, bool) {
 	if v.Kind() != value.List {
 		return value.Value{}, false
 	}
-	for _, item := range v.Items() {
+	for _, item := range own.Value.Items(v) {
 		if value.Equal(item, x) {
 			return item, true
 		}

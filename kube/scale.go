@@ -164,16 +164,16 @@ func selectorString(sel value.Value) string {
 	type req struct{ key, text string }
 	var reqs []req
 	if ml, ok := sel.Get("matchLabels"); ok && ml.Kind() == value.Map {
-		for _, f := range ml.Fields() {
+		for _, f := range own.Value.Fields(ml) {
 			reqs = append(reqs, req{f.Name, f.Name + "=" + f.Value.AsString()})
 		}
 	}
 	if me, ok := sel.Get("matchExpressions"); ok && me.Kind() == value.List {
-		for _, e := range me.Items() {
+		for _, e := range own.Value.Items(me) {
 			key := stringField(e, "key")
 			var vals []string
 			if vs, ok := e.Get("values"); ok && vs.Kind() == value.List {
-				for _, v := range vs.Items() {
+				for _, v := range own.Value.Items(vs) {
 					vals = append(vals, v.AsString())
 				}
 			}

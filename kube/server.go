@@ -289,7 +289,7 @@ func addEmptyLists(obj, body value.Value) (value.Value, bool) {
 	changed := false
 	switch {
 	case obj.Kind() == value.Map && body.Kind() == value.Map:
-		for _, f := range body.Fields() {
+		for _, f := range own.Value.Fields(body) {
 			x, ok := field(obj, f.Name)
 			if !ok {
 				if f.Value.Kind() == value.List && f.Value.Len() == 0 {
@@ -414,10 +414,10 @@ func semanticEqual(a, b value.Value) bool {
 		return value.Equal(a, b)
 	}
 	fields := map[string]bool{}
-	for _, f := range a.Fields() {
+	for _, f := range own.Value.Fields(a) {
 		fields[f.Name] = true
 	}
-	for _, f := range b.Fields() {
+	for _, f := range own.Value.Fields(b) {
 		fields[f.Name] = true
 	}
 	for name := range fields {

@@ -16,10 +16,9 @@ import (
 // (scratch.keys) are never pooled. put clears everything before the bufs
 // go back, so a pooled bufs holds no reference to any value or set.
 type bufs struct {
-	members  [3][]fieldpath.PathElement
-	children [3][]fieldpath.Child
-	path     fieldpath.Path
-	sc       scratch
+	asm  [3]fieldpath.Assembler
+	path fieldpath.Path
+	sc   scratch
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bufs) }}
@@ -32,14 +31,13 @@ const maxPooled = 32 << 20
 
 func getBufs() *bufs { return bufPool.Get().(*bufs) }
 
-// put resets b and returns it to the pool. The walks leave the stacks
-// cleared behind them (an assembler clears its stacks when they are taken
-// back with TakeScratch, an index is cleared when it is released), so only
-// the path, which a walk truncates without clearing, is cleared here.
+// put resets b and returns it to the pool. Reset clears the assemblers'
+// stacks and lets go of the blocks their sets were made from (which the
+// results own), and an index is cleared when it is released, so only the
+// path, which a walk truncates without clearing, is cleared here.
 func (b *bufs) put() {
-	for i := range b.members {
-		b.members[i] = keepStack(b.members[i])
-		b.children[i] = keepStack(b.children[i])
+	for i := range b.asm {
+		b.asm[i].Reset()
 	}
 	b.path = keepStack(b.path)
 	clear(b.path[:cap(b.path)])

@@ -6,7 +6,6 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
-	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -63,17 +62,11 @@ func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool, added sizeHi
 		return nil, ErrNoType
 	}
 	b := getBufs()
-	w := comparer{skipShared: skipShared, path: b.path, sc: b.sc}
-	w.added.UseScratch(b.members[0], b.children[0])
+	w := comparer{skipShared: skipShared, path: b.path, sc: b.sc, added: &b.asm[0], modified: &b.asm[1], removed: &b.asm[2]}
 	w.added.Reserve(added.added())
-	w.modified.UseScratch(b.members[1], b.children[1])
-	w.removed.UseScratch(b.members[2], b.children[2])
 	la, lm, lr := w.added.Open(), w.modified.Open(), w.removed.Open()
 	w.walk(t, &lhs, &rhs) // the whole value is never a member
 	c := &Comparison{Added: w.close(setAdded, la), Modified: w.close(setModified, lm), Removed: w.close(setRemoved, lr)}
-	b.members[0], b.children[0] = w.added.TakeScratch()
-	b.members[1], b.children[1] = w.modified.TakeScratch()
-	b.members[2], b.children[2] = w.removed.TakeScratch()
 	b.path, b.sc = w.path, w.sc
 	b.put()
 	if err := w.errs.result(); err != nil {
@@ -87,7 +80,7 @@ func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool, added sizeHi
 // below them to the open nodes, and returns the changes of the values
 // themselves for the caller to add.
 type comparer struct {
-	added, modified, removed fieldpath.Assembler
+	added, modified, removed *fieldpath.Assembler // in the walk's bufs
 	path                     fieldpath.Path
 	errs                     errorList
 	sc                       scratch
@@ -132,11 +125,11 @@ func (w *comparer) close(k int, l fieldpath.Level) *fieldpath.Set {
 func (w *comparer) assembler(k int) *fieldpath.Assembler {
 	switch k {
 	case setAdded:
-		return &w.added
+		return w.added
 	case setModified:
-		return &w.modified
+		return w.modified
 	}
-	return &w.removed
+	return w.removed
 }
 
 // changes says how a value itself changed: a set of the bits below.
@@ -192,12 +185,11 @@ func (w *comparer) visitSets(t *schema.Type, lhs, rhs *value.Value) (sets [3]*fi
 // one side only, for set k: a fieldSetter's walk, on the comparer's
 // assembler for k and scratch memory.
 func (w *comparer) oneSide(k int, t *schema.Type, v *value.Value) *fieldpath.Set {
-	a := w.assembler(k)
-	fs := fieldSetter{a: *a, path: w.path, sc: w.sc, all: true}
+	fs := fieldSetter{a: w.assembler(k), path: w.path, sc: w.sc, all: true}
 	l := fs.a.Open()
 	fs.walk(t, v)
 	set := fs.close(l)
-	*a, w.path, w.sc = fs.a, fs.path, fs.sc
+	w.path, w.sc = fs.path, fs.sc
 	w.errs.errs = append(w.errs.errs, fs.errs.errs...)
 	return set
 }
@@ -468,13 +460,13 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	}
 	entries := e
 	sets := w.sc.itemSets(3 * entries)
-	own := w.sc.dirtyInts(entries) // the items' own changes
+	self := w.sc.dirtyInts(entries) // the items' own changes
 	visit := func(e int, pe fieldpath.PathElement, lv, rv *value.Value) {
 		w.path = append(w.path, pe)
 		s, c := w.visitSets(elem, lv, rv)
 		w.path = w.path[:len(w.path)-1]
 		copy(sets[3*e:3*e+3], s[:])
-		own[e] = int32(c)
+		self[e] = int32(c)
 	}
 	for j := range ritems {
 		if !ridx.ok[j] {
@@ -507,7 +499,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 			}
 		}
 		for k, bit := range ownBits {
-			if changes(own[e])&bit != 0 {
+			if changes(self[e])&bit != 0 {
 				members[k]++
 			}
 		}
@@ -515,7 +507,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	var ms [3][]fieldpath.PathElement
 	var cs [3][]fieldpath.Child
 	for k := range 3 {
-		ms[k], cs[k] = fieldpath.Unchecked.Room(seal.Allow, w.assembler(k), members[k], children[k])
+		ms[k], cs[k] = own.Assembler.Room(w.assembler(k), members[k], children[k])
 	}
 	for e := range entries {
 		var pe fieldpath.PathElement
@@ -530,13 +522,13 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 			}
 		}
 		for k, bit := range ownBits {
-			if changes(own[e])&bit != 0 {
+			if changes(self[e])&bit != 0 {
 				ms[k] = append(ms[k], pe)
 			}
 		}
 	}
 	for k := range 3 {
-		w.list[k] = fieldpath.Unchecked.SetOf(seal.Allow, w.assembler(k), ms[k], cs[k])
+		w.list[k] = own.Assembler.SetOf(w.assembler(k), ms[k], cs[k])
 	}
 	w.listDone = true
 }
@@ -549,10 +541,10 @@ func (w *comparer) spill() {
 	}
 	for k, s := range w.list {
 		a := w.assembler(k)
-		for _, m := range s.Members() {
+		for _, m := range own.Set.Members(s) {
 			a.AddMember(m)
 		}
-		for _, c := range s.Children() {
+		for _, c := range own.Set.Children(s) {
 			a.AddChild(c.Element, c.Set)
 		}
 	}

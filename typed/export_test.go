@@ -1,6 +1,10 @@
 package typed
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/structmerge/structmerge/internal/own"
+)
 
 // PooledScratchDirty takes a buffer from the pool and describes any entry in
 // its stacks, up to their capacity, that still points somewhere ("" when all
@@ -8,13 +12,14 @@ import "fmt"
 func PooledScratchDirty() string {
 	b := getBufs()
 	defer b.put()
-	for i := range b.members {
-		for j, pe := range b.members[i][:cap(b.members[i])] {
+	for i := range b.asm {
+		ms, cs := own.Assembler.Stacks(&b.asm[i])
+		for j, pe := range ms[:cap(ms)] {
 			if pe.Kind() != 0 {
 				return fmt.Sprintf("members[%d][%d] = %v", i, j, pe)
 			}
 		}
-		for j, c := range b.children[i][:cap(b.children[i])] {
+		for j, c := range cs[:cap(cs)] {
 			if c.Set != nil || c.Element.Kind() != 0 {
 				return fmt.Sprintf("children[%d][%d] = %v", i, j, c.Element)
 			}

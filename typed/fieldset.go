@@ -3,7 +3,6 @@ package typed
 import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
-	"github.com/structmerge/structmerge/internal/seal"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -35,8 +34,7 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 		return nil, ErrNoType
 	}
 	b := getBufs()
-	w := fieldSetter{path: b.path, sc: b.sc, all: all}
-	w.a.UseScratch(b.members[0], b.children[0])
+	w := fieldSetter{path: b.path, sc: b.sc, all: all, a: &b.asm[0]}
 	if all {
 		w.a.Reserve(hint.added())
 	} else {
@@ -45,7 +43,6 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 	l := w.a.Open()
 	w.walk(t, &v)
 	set := w.close(l)
-	b.members[0], b.children[0] = w.a.TakeScratch()
 	b.path, b.sc = w.path, w.sc
 	b.put()
 	if err := w.errs.result(); err != nil {
@@ -59,8 +56,8 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 // map's fields are sorted, a list's items are visited in element order), so
 // nodes are closed without checking the order.
 type fieldSetter struct {
-	a    fieldpath.Assembler
-	path fieldpath.Path // for errors
+	a    *fieldpath.Assembler // in the walk's bufs
+	path fieldpath.Path       // for errors
 	errs errorList
 	sc   scratch
 	// all makes every field a member, not only the leaves (see addedSet).
@@ -78,7 +75,7 @@ func (w *fieldSetter) close(l fieldpath.Level) *fieldpath.Set {
 		w.list, w.listDone = nil, false
 		return s
 	}
-	return fieldpath.Unchecked.CloseInOrder(seal.Allow, &w.a, l)
+	return own.Assembler.CloseInOrder(w.a, l)
 }
 
 // walk adds the entries of v to the open node and reports whether v's own
@@ -154,14 +151,14 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		if w.listDone {
 			subs[i] = w.close(lv)
 		} else {
-			subs[i] = fieldpath.Unchecked.CloseInOrderLike(seal.Allow, &w.a, lv, prev)
+			subs[i] = own.Assembler.CloseInOrderLike(w.a, lv, prev)
 		}
 		prev = subs[i]
 		w.path = w.path[:len(w.path)-1]
 	}
 	// The list's node is made in place: a long list's entries would
 	// otherwise be copied from the stacks into the set.
-	ms, cs := fieldpath.Unchecked.Room(seal.Allow, &w.a, len(idx.order), len(idx.order))
+	ms, cs := own.Assembler.Room(w.a, len(idx.order), len(idx.order))
 	for _, p := range idx.order {
 		i := int(p)
 		if idx.hasDuplicates(i) {
@@ -176,5 +173,5 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		}
 		ms = append(ms, pes[i])
 	}
-	w.list, w.listDone = fieldpath.Unchecked.SetOf(seal.Allow, &w.a, ms, cs), true
+	w.list, w.listDone = own.Assembler.SetOf(w.a, ms, cs), true
 }

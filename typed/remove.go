@@ -149,7 +149,7 @@ func extract(t *schema.Type, v value.Value, set *fieldpath.Set, o extractOptions
 			return v, true
 		}
 		var out []value.Field
-		for _, f := range v.Fields() {
+		for _, f := range own.Value.Fields(v) {
 			pe := fieldpath.FieldName(f.Name)
 			if set.HasMember(pe) {
 				out = append(out, f)
@@ -173,7 +173,7 @@ func extract(t *schema.Type, v value.Value, set *fieldpath.Set, o extractOptions
 			return v, true
 		}
 		var out []value.Value
-		for _, item := range v.Items() {
+		for _, item := range own.Value.Items(v) {
 			pe, err := itemElement(a.list, item)
 			if err != nil {
 				continue
@@ -202,7 +202,7 @@ func extract(t *schema.Type, v value.Value, set *fieldpath.Set, o extractOptions
 // keyFieldSet is the set of an item's key fields.
 func keyFieldSet(pe fieldpath.PathElement) *fieldpath.Set {
 	var b fieldpath.Builder
-	for _, k := range pe.Key() {
+	for _, k := range own.Set.KeyFields(pe) {
 		b.Insert(fieldpath.Path{fieldpath.FieldName(k.Name)})
 	}
 	return b.Build()

@@ -25,7 +25,7 @@ func EnsureNamedFieldsAreMembers(t *schema.Type, set *fieldpath.Set) *fieldpath.
 func collectNamedFields(t *schema.Type, set *fieldpath.Set, path *fieldpath.Path, b *fieldpath.Builder) bool {
 	a := fullAtom(t)
 	added := false
-	for _, c := range set.Children() {
+	for _, c := range own.Set.Children(set) {
 		var ct *schema.Type
 		switch c.Element.Kind() {
 		case fieldpath.FieldNameKind:
@@ -62,7 +62,7 @@ func collectNamedFields(t *schema.Type, set *fieldpath.Set, path *fieldpath.Path
 // EnsureNamedFieldsAreMembers(t, by), without building either set.
 func NamedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
 	a := fullAtom(t)
-	for _, m := range set.Members() {
+	for _, m := range own.Set.Members(set) {
 		if by.HasMember(m) {
 			continue
 		}
@@ -74,7 +74,7 @@ func NamedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
 		}
 		return false
 	}
-	for _, c := range set.Children() {
+	for _, c := range own.Set.Children(set) {
 		sub := by.WithPrefix(c.Element)
 		if sub == nil {
 			// set has member paths below c.Element and by has none.

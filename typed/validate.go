@@ -211,7 +211,7 @@ func (w *validator) doMap(m *schema.Map, v, like value.Value) {
 		w.nodes++
 		w.entries += v.Len()
 	}
-	for _, f := range v.Fields() {
+	for _, f := range own.Value.Fields(v) {
 		ft, declared := fieldType(m, f.Name)
 		if leafScalar(ft, f.Value) {
 			// Checked here: its path is needed only for an error.

@@ -1,6 +1,7 @@
 // Package own is how the packages of this module above value and
 // fieldpath reach their operations that take or lend slices without a
-// copy (see package valueown): own.Value.Map(fields), own.Set.Members(s).
+// copy (see package valueown): own.Value.Map(fields), own.Set.Members(s),
+// own.Assembler.SetOf(a, members, children).
 // Code outside the module cannot import it.
 //
 // Concurrency: its variables are set during initialisation and never
@@ -18,4 +19,7 @@ var (
 	Value = valueown.Of[value.Value, value.Field]()
 	// Set holds fieldpath's operations.
 	Set = valueown.SetOf[*fieldpath.Set, fieldpath.PathElement, fieldpath.Child, value.Field, value.Value]()
+	// Assembler holds the operations of fieldpath's Assembler that trust
+	// their caller.
+	Assembler = valueown.AssemblerOf[*fieldpath.Assembler, fieldpath.Level, *fieldpath.Set, fieldpath.PathElement, fieldpath.Child]()
 )
