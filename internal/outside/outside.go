@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -42,4 +43,28 @@ func Build(t testing.TB, root, src string) ([]byte, error) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	return cmd.CombinedOutput()
+}
+
+// Refused builds each of files as Build does, in a subtest of its own,
+// and fails unless the build fails with the text given. Each file is
+// {subtest name, the file of package outside from its imports on, a text
+// of the compiler's refusal}. It skips in -short mode, since every file
+// builds a module.
+func Refused(t *testing.T, root string, files [][3]string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds other modules")
+	}
+	for _, f := range files {
+		name, body, want := f[0], f[1], f[2]
+		t.Run(name, func(t *testing.T) {
+			out, err := Build(t, root, body)
+			if err == nil {
+				t.Fatal("an outside package compiled it")
+			}
+			if !strings.Contains(string(out), want) {
+				t.Fatalf("the build failed, but not as expected (%q):\n%s", want, out)
+			}
+		})
+	}
 }

@@ -44,17 +44,10 @@ var registeredAssembler any
 
 // RegisterAssembler is called by package fieldpath only.
 func RegisterAssembler[A, L, S, E, C any](f AssemblerFuncs[A, L, S, E, C]) {
-	if registeredAssembler != nil {
-		panic("valueown: assembler functions registered twice")
-	}
-	registeredAssembler = f
+	register(&registeredAssembler, f, "fieldpath")
 }
 
 // AssemblerOf returns the functions package fieldpath registered.
 func AssemblerOf[A, L, S, E, C any]() AssemblerFuncs[A, L, S, E, C] {
-	f, ok := registeredAssembler.(AssemblerFuncs[A, L, S, E, C])
-	if !ok {
-		panic("valueown: package fieldpath has not registered its assembler functions")
-	}
-	return f
+	return lookup[AssemblerFuncs[A, L, S, E, C]](registeredAssembler, "fieldpath")
 }

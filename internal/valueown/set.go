@@ -25,17 +25,10 @@ var registeredSet any
 
 // RegisterSet is called by package fieldpath only.
 func RegisterSet[S, E, C, F, V any](f SetFuncs[S, E, C, F, V]) {
-	if registeredSet != nil {
-		panic("valueown: set functions registered twice")
-	}
-	registeredSet = f
+	register(&registeredSet, f, "fieldpath")
 }
 
 // SetOf returns the functions package fieldpath registered.
 func SetOf[S, E, C, F, V any]() SetFuncs[S, E, C, F, V] {
-	f, ok := registeredSet.(SetFuncs[S, E, C, F, V])
-	if !ok {
-		panic("valueown: package fieldpath has not registered its functions")
-	}
-	return f
+	return lookup[SetFuncs[S, E, C, F, V]](registeredSet, "fieldpath")
 }

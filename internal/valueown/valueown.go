@@ -37,18 +37,24 @@ type Funcs[V, F any] struct {
 var registered any
 
 // Register is called by package value only.
-func Register[V, F any](f Funcs[V, F]) {
-	if registered != nil {
-		panic("valueown: registered twice")
-	}
-	registered = f
-}
+func Register[V, F any](f Funcs[V, F]) { register(&registered, f, "value") }
 
 // Of returns the functions package value registered.
-func Of[V, F any]() Funcs[V, F] {
-	f, ok := registered.(Funcs[V, F])
+func Of[V, F any]() Funcs[V, F] { return lookup[Funcs[V, F]](registered, "value") }
+
+// register sets *slot, once, during initialisation.
+func register(slot *any, f any, pkg string) {
+	if *slot != nil {
+		panic("valueown: package " + pkg + " registered its functions twice")
+	}
+	*slot = f
+}
+
+// lookup returns what slot holds as an F.
+func lookup[F any](slot any, pkg string) F {
+	f, ok := slot.(F)
 	if !ok {
-		panic("valueown: package value has not registered its functions")
+		panic("valueown: package " + pkg + " has not registered these functions")
 	}
 	return f
 }
