@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
@@ -376,7 +377,7 @@ func (u *Updater) fullPrune(merged typed.Value, managers fieldpath.Managers, man
 		return typed.Value{}, fmt.Errorf("failed to convert merged object to last applied version: %w", err)
 	}
 	t := at.Type()
-	pruned := at.RemoveItems(typed.EnsureNamedFieldsAreMembers(t, last.Set))
+	pruned := at.RemoveItems(own.Typed.EnsureNamedFieldsAreMembers(t, last.Set))
 	if pruned, err = u.addBackOwned(at, pruned, last.APIVersion, managers); err != nil {
 		return typed.Value{}, fmt.Errorf("failed add back owned items: %w", err)
 	}
@@ -406,7 +407,7 @@ func (u *Updater) prunesNothing(merged typed.Value, now, last *fieldpath.Set) bo
 	if v := merged.Value(); (v.Kind() == value.Map || v.Kind() == value.List) && v.Len() == 0 {
 		return false
 	}
-	return typed.NamedFieldsCovered(merged.Type(), last, now)
+	return own.Typed.NamedFieldsCovered(merged.Type(), last, now)
 }
 
 // addBackOwned puts back into pruned what any manager owns, version by
@@ -455,8 +456,8 @@ func (u *Updater) addBackOwnedAt(merged, pruned typed.Value, version string, own
 	if err != nil {
 		return typed.Value{}, typed.Value{}, fmt.Errorf("failed to create field set from pruned object at version %v: %w", version, err)
 	}
-	keep := typed.EnsureNamedFieldsAreMembers(t, prunedSet).Union(typed.EnsureNamedFieldsAreMembers(t, owned))
-	drop := typed.EnsureNamedFieldsAreMembers(t, mergedSet).Difference(keep)
+	keep := own.Typed.EnsureNamedFieldsAreMembers(t, prunedSet).Union(own.Typed.EnsureNamedFieldsAreMembers(t, owned))
+	drop := own.Typed.EnsureNamedFieldsAreMembers(t, mergedSet).Difference(keep)
 	return m, m.RemoveItems(drop), nil
 }
 
@@ -479,8 +480,8 @@ func (u *Updater) addBackDangling(merged, pruned typed.Value, last fieldpath.Ver
 	if err != nil {
 		return typed.Value{}, fmt.Errorf("failed to create field set from merged object in last applied version: %w", err)
 	}
-	drop := typed.EnsureNamedFieldsAreMembers(t, mergedSet).
-		Difference(typed.EnsureNamedFieldsAreMembers(t, prunedSet)).
-		Intersection(typed.EnsureNamedFieldsAreMembers(t, last.Set))
+	drop := own.Typed.EnsureNamedFieldsAreMembers(t, mergedSet).
+		Difference(own.Typed.EnsureNamedFieldsAreMembers(t, prunedSet)).
+		Intersection(own.Typed.EnsureNamedFieldsAreMembers(t, last.Set))
 	return merged.RemoveItems(drop), nil
 }

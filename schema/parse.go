@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/structmerge/structmerge/internal/own"
+	"github.com/structmerge/structmerge/internal/valueown"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -584,7 +584,7 @@ func (p *parser) value(n *yaml.Node, depth int) value.Value {
 			}
 			items = append(items, p.value(c, depth+1))
 		}
-		return own.Value.List(items)
+		return vown.List(items)
 	case yaml.MappingNode:
 		fields := make([]value.Field, 0, len(n.Content)/2)
 		p.mapping(n, "default", func(key string, _, v *yaml.Node) {
@@ -593,7 +593,7 @@ func (p *parser) value(n *yaml.Node, depth int) value.Value {
 			}
 			fields = append(fields, value.Field{Name: key, Value: p.value(v, depth+1)})
 		})
-		return own.Value.Map(fields)
+		return vown.Map(fields)
 	}
 	p.fail(ErrSyntax, n, "default: unsupported YAML node")
 	return value.Value{}
@@ -643,3 +643,7 @@ func (p *parser) scalarValue(n *yaml.Node) value.Value {
 	}
 	return value.NewString(n.Value)
 }
+
+// vown builds values without copying their slices (see package valueown;
+// schema is below internal/own).
+var vown = valueown.Of[value.Value, value.Field]()

@@ -8,11 +8,18 @@ import (
 	"github.com/structmerge/structmerge/schema"
 )
 
-// EnsureNamedFieldsAreMembers returns set plus, as members, the fields that
+// The merge's helpers are not typed's API: the merge reaches them through
+// internal/own.
+func init() {
+	own.Typed.EnsureNamedFieldsAreMembers = ensureNamedFieldsAreMembers
+	own.Typed.NamedFieldsCovered = namedFieldsCovered
+}
+
+// ensureNamedFieldsAreMembers returns set plus, as members, the fields that
 // the schema declares by name and under which set has paths. A set made of
 // .a.b.c where a is a declared field of the root and b a key of a map with an
 // element type then also has .a (but not .a.b).
-func EnsureNamedFieldsAreMembers(t *schema.Type, set *fieldpath.Set) *fieldpath.Set {
+func ensureNamedFieldsAreMembers(t *schema.Type, set *fieldpath.Set) *fieldpath.Set {
 	var b fieldpath.Builder
 	var path fieldpath.Path
 	added := collectNamedFields(t, set, &path, &b)
@@ -57,10 +64,10 @@ func collectNamedFields(t *schema.Type, set *fieldpath.Set, path *fieldpath.Path
 	return added
 }
 
-// NamedFieldsCovered reports whether every member path of
-// EnsureNamedFieldsAreMembers(t, set) is one of
-// EnsureNamedFieldsAreMembers(t, by), without building either set.
-func NamedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
+// namedFieldsCovered reports whether every member path of
+// ensureNamedFieldsAreMembers(t, set) is one of
+// ensureNamedFieldsAreMembers(t, by), without building either set.
+func namedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
 	a := fullAtom(t)
 	for _, m := range own.Set.Members(set) {
 		if by.HasMember(m) {
@@ -95,7 +102,7 @@ func NamedFieldsCovered(t *schema.Type, set, by *fieldpath.Set) bool {
 				ct = a.list.ElementType()
 			}
 		}
-		if !NamedFieldsCovered(ct, c.Set, sub) {
+		if !namedFieldsCovered(ct, c.Set, sub) {
 			return false
 		}
 	}

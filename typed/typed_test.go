@@ -289,7 +289,7 @@ func TestExtractItems(t *testing.T) {
 
 func TestEnsureNamedFieldsAreMembers(t *testing.T) {
 	w := widget(t)
-	got := typed.EnsureNamedFieldsAreMembers(w, set(t, ".spec.limits.cpu", ".labels.a", `.containers[name="c"].env[name="e"].value`))
+	got := own.Typed.EnsureNamedFieldsAreMembers(w, set(t, ".spec.limits.cpu", ".labels.a", `.containers[name="c"].env[name="e"].value`))
 	want := `.containers .labels .spec .containers[name="c"].env .containers[name="c"].env[name="e"].value .labels.a .spec.limits .spec.limits.cpu`
 	if p := paths(t, got); p != want {
 		t.Errorf("got %q\nwant %q", p, want)
@@ -376,7 +376,7 @@ func TestConcurrentUse(t *testing.T) {
 				}
 				typed.RemoveItems(w, m, rm)
 				typed.ExtractItems(w, m, s, typed.WithKeyFields())
-				typed.EnsureNamedFieldsAreMembers(w, s)
+				own.Typed.EnsureNamedFieldsAreMembers(w, s)
 			}
 		}()
 	}
@@ -714,8 +714,8 @@ func TestNamedFieldsCovered(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			b = b.Union(a) // make covered pairs common
 		}
-		want := typed.EnsureNamedFieldsAreMembers(w, a).Difference(typed.EnsureNamedFieldsAreMembers(w, b)).Empty()
-		if got := typed.NamedFieldsCovered(w, a, b); got != want {
+		want := own.Typed.EnsureNamedFieldsAreMembers(w, a).Difference(own.Typed.EnsureNamedFieldsAreMembers(w, b)).Empty()
+		if got := own.Typed.NamedFieldsCovered(w, a, b); got != want {
 			t.Fatalf("NamedFieldsCovered(%s, %s) = %v, want %v", paths(t, a), paths(t, b), got, want)
 		}
 		if want {

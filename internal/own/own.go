@@ -11,6 +11,7 @@ package own
 import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/valueown"
+	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -23,3 +24,17 @@ var (
 	// their caller.
 	Assembler = valueown.AssemblerOf[*fieldpath.Assembler, fieldpath.Level, *fieldpath.Set, fieldpath.PathElement, fieldpath.Child]()
 )
+
+// Typed holds the operations of package typed that only the merge uses;
+// typed sets them when it is initialised, before any package that imports
+// it runs, and nothing writes them again.
+var Typed struct {
+	// EnsureNamedFieldsAreMembers returns set plus, as members, the
+	// fields that the schema declares by name and under which set has
+	// paths.
+	EnsureNamedFieldsAreMembers func(t *schema.Type, set *fieldpath.Set) *fieldpath.Set
+	// NamedFieldsCovered reports whether every member path of
+	// EnsureNamedFieldsAreMembers(t, set) is one of
+	// EnsureNamedFieldsAreMembers(t, by), without building either set.
+	NamedFieldsCovered func(t *schema.Type, set, by *fieldpath.Set) bool
+}
