@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
@@ -133,7 +134,7 @@ type typedConverter struct {
 }
 
 func (c typedConverter) Convert(v typed.Value, version string) (typed.Value, error) {
-	g, ver, err := ParseAPIVersion(version)
+	g, ver, err := builtin.ParseAPIVersion(version)
 	if err != nil {
 		return v, err
 	}

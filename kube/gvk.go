@@ -17,27 +17,9 @@ type GroupVersionKind struct {
 	Kind    string
 }
 
-// ParseAPIVersion splits an apiVersion ("apps/v1", "v1") into its group and
-// version, as the API server does: "" is the empty group and version, a
-// string without a slash is a version of the core group, and more than one
-// slash is an error.
-func ParseAPIVersion(apiVersion string) (group, version string, err error) {
-	if apiVersion == "" || apiVersion == "/" {
-		return "", "", nil
-	}
-	switch strings.Count(apiVersion, "/") {
-	case 0:
-		return "", apiVersion, nil
-	case 1:
-		i := strings.IndexByte(apiVersion, '/')
-		return apiVersion[:i], apiVersion[i+1:], nil
-	}
-	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", apiVersion)
-}
-
 // GVK returns the GroupVersionKind named by apiVersion and kind.
 func GVK(apiVersion, kind string) (GroupVersionKind, error) {
-	g, v, err := ParseAPIVersion(apiVersion)
+	g, v, err := builtin.ParseAPIVersion(apiVersion)
 	if err != nil {
 		return GroupVersionKind{}, err
 	}

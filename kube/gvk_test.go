@@ -8,23 +8,7 @@ import (
 	"github.com/structmerge/structmerge/schema"
 )
 
-func TestParseAPIVersion(t *testing.T) {
-	tests := []struct {
-		in, group, version string
-		bad                bool
-	}{
-		{"apps/v1", "apps", "v1", false},
-		{"v1", "", "v1", false},
-		{"", "", "", false},
-		{"/", "", "", false},
-		{"a/b/c", "", "", true},
-	}
-	for _, tt := range tests {
-		g, v, err := kube.ParseAPIVersion(tt.in)
-		if g != tt.group || v != tt.version || (err != nil) != tt.bad {
-			t.Errorf("ParseAPIVersion(%q) = %q, %q, %v", tt.in, g, v, err)
-		}
-	}
+func TestGVKOf(t *testing.T) {
 	gvk := kube.GVKOf(yv(t, `{apiVersion: apps/v1, kind: Deployment}`))
 	if gvk.String() != "apps/v1, Kind=Deployment" || gvk.APIVersion() != "apps/v1" {
 		t.Errorf("GVKOf: %v", gvk)

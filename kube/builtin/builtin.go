@@ -131,26 +131,31 @@ func compareGVK(k *openapi.Kind, group, version, kind string) int {
 	return strings.Compare(k.Kind, kind)
 }
 
-// ParseAPIVersion splits an apiVersion into group and version: "apps/v1"
-// gives "apps" and "v1", "v1" gives "" and "v1". ok is false for a value
-// with more than one slash or an empty part.
-func ParseAPIVersion(apiVersion string) (group, version string, ok bool) {
-	group, version, found := strings.Cut(apiVersion, "/")
-	if !found {
-		return "", apiVersion, apiVersion != ""
+// ParseAPIVersion splits an apiVersion ("apps/v1", "v1") into its group and
+// version, as the API server does: "" and "/" are the empty group and
+// version, a string without a slash is a version of the core group, one
+// slash separates group and version (either may be empty), and more than
+// one slash is an error.
+func ParseAPIVersion(apiVersion string) (group, version string, err error) {
+	if apiVersion == "" || apiVersion == "/" {
+		return "", "", nil
 	}
-	if group == "" || version == "" || strings.Contains(version, "/") {
-		return "", "", false
+	switch strings.Count(apiVersion, "/") {
+	case 0:
+		return "", apiVersion, nil
+	case 1:
+		group, version, _ = strings.Cut(apiVersion, "/")
+		return group, version, nil
 	}
-	return group, version, true
+	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", apiVersion)
 }
 
 // TypeFor returns the built-in type of objects with the given apiVersion and
 // kind (compiling the schema on first use). ok is false when the kind is not
 // built in or the schema cannot be compiled.
 func TypeFor(apiVersion, kind string) (t *schema.Type, ok bool) {
-	group, version, ok := ParseAPIVersion(apiVersion)
-	if !ok {
+	group, version, err := ParseAPIVersion(apiVersion)
+	if err != nil {
 		return nil, false
 	}
 	name, ok := TypeName(group, version, kind)

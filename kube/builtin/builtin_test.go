@@ -51,7 +51,6 @@ func TestKindsResolve(t *testing.T) {
 		{"v1", "Deployment"},
 		{"apps/v2", "Deployment"},
 		{"", "Pod"},
-		{"/v1", "Pod"},
 		{"apps/", "Deployment"},
 		{"a/b/c", "Pod"},
 		{"v1", ""},
@@ -59,6 +58,16 @@ func TestKindsResolve(t *testing.T) {
 		if _, ok := TypeFor(tc[0], tc[1]); ok {
 			t.Errorf("TypeFor(%q, %q) found a type", tc[0], tc[1])
 		}
+	}
+}
+
+// TestTypeForParsesAsTheServer: "/v1" is the core group's v1, as the API
+// server's ParseGroupVersion reads it.
+func TestTypeForParsesAsTheServer(t *testing.T) {
+	a, okA := TypeFor("/v1", "Pod")
+	b, okB := TypeFor("v1", "Pod")
+	if !okA || !okB || a != b {
+		t.Errorf("TypeFor(\"/v1\", \"Pod\") = %v, %v; TypeFor(\"v1\", \"Pod\") = %v, %v", a, okA, b, okB)
 	}
 }
 
@@ -170,18 +179,19 @@ func TestKinds(t *testing.T) {
 func TestParseAPIVersion(t *testing.T) {
 	for _, tc := range []struct {
 		in, group, version string
-		ok                 bool
+		bad                bool
 	}{
-		{"v1", "", "v1", true},
-		{"apps/v1", "apps", "v1", true},
+		{"v1", "", "v1", false},
+		{"apps/v1", "apps", "v1", false},
 		{"", "", "", false},
-		{"/v1", "", "", false},
-		{"apps/", "", "", false},
-		{"a/b/c", "", "", false},
+		{"/", "", "", false},
+		{"/v1", "", "v1", false},
+		{"apps/", "apps", "", false},
+		{"a/b/c", "", "", true},
 	} {
-		g, v, ok := ParseAPIVersion(tc.in)
-		if g != tc.group || v != tc.version || ok != tc.ok {
-			t.Errorf("ParseAPIVersion(%q) = %q, %q, %v", tc.in, g, v, ok)
+		g, v, err := ParseAPIVersion(tc.in)
+		if g != tc.group || v != tc.version || (err != nil) != tc.bad {
+			t.Errorf("ParseAPIVersion(%q) = %q, %q, %v", tc.in, g, v, err)
 		}
 	}
 }
