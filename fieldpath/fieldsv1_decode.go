@@ -166,7 +166,7 @@ func (d *decoder) node(depth int, key int) (*Set, bool, error) {
 		return nil, false, d.errorf(d.pos, key, "found %s; want an object or null", describeByte(d.data[d.pos]))
 	}
 	if depth > MaxFieldsV1Depth {
-		return nil, false, d.errorf(d.pos, key, "objects nested more than %d deep", MaxFieldsV1Depth)
+		return nil, false, &SyntaxError{Input: "FieldsV1", Offset: d.pos, Key: d.keyAt(key), Msg: fmt.Sprintf("objects nested more than %d deep", MaxFieldsV1Depth), Err: value.ErrTooDeep}
 	}
 	d.pos++
 	mBase, cBase := len(d.members), len(d.children)

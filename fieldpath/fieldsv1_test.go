@@ -11,6 +11,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
+	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -207,7 +208,7 @@ func TestParseFieldsV1Depth(t *testing.T) {
 	if s.Size() != 1 {
 		t.Errorf("deep set has %d paths", s.Size())
 	}
-	if _, err := fieldpath.ParseFieldsV1(nest(fieldpath.MaxFieldsV1Depth + 1)); err == nil || !strings.Contains(err.Error(), "nested more than") {
+	if _, err := fieldpath.ParseFieldsV1(nest(fieldpath.MaxFieldsV1Depth + 1)); err == nil || !strings.Contains(err.Error(), "nested more than") || !errors.Is(err, value.ErrTooDeep) || !errors.Is(err, schema.ErrTooDeep) {
 		t.Errorf("depth %d: error %v", fieldpath.MaxFieldsV1Depth+1, err)
 	}
 	deepDot := []byte(`{".":` + strings.Repeat("[", fieldpath.MaxFieldsV1Depth) + strings.Repeat("]", fieldpath.MaxFieldsV1Depth) + "}")

@@ -431,7 +431,7 @@ func (c *compiler) compileRef(r *TypeRef, depth, line int) *Type {
 		return emptyType
 	}
 	if depth > MaxDepth {
-		c.fail(ErrTooLarge, line, "inline types nested deeper than %d", MaxDepth)
+		c.fail(ErrTooDeep, line, "inline types nested deeper than %d", MaxDepth)
 		c.tooLarge = true
 		return emptyType
 	}

@@ -630,7 +630,7 @@ func TestCompileDepthBounded(t *testing.T) {
 		l = next
 	}
 	_, err := Compile(&Document{Types: []NamedType{{Name: "deep", Atom: Atom{List: root}}}})
-	if !errors.Is(err, ErrTooLarge) {
+	if !errors.Is(err, ErrTooDeep) {
 		t.Fatalf("deep document: %v", err)
 	}
 
@@ -638,7 +638,7 @@ func TestCompileDepthBounded(t *testing.T) {
 	m := &MapDef{}
 	m.Fields = []FieldDef{{Name: "a", Type: TypeRef{Atom: Atom{Map: m}}}, {Name: "b", Type: TypeRef{Atom: Atom{Map: m}}}}
 	_, err = Compile(&Document{Types: []NamedType{{Name: "cyclic", Atom: Atom{Map: m}}}})
-	if !errors.Is(err, ErrTooLarge) {
+	if !errors.Is(err, ErrTooDeep) {
 		t.Fatalf("cyclic document: %v", err)
 	}
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/structmerge/structmerge/value"
 )
 
 // The kinds of problem Parse and Compile report. Every Problem wraps one of
@@ -24,13 +26,17 @@ var (
 	ErrUnknownType = errors.New("unknown named type")
 	// ErrScalar: a scalar type is not one of numeric, string, boolean, untyped.
 	ErrScalar = errors.New("invalid scalar type")
-	// ErrTooLarge: nesting deeper than MaxDepth, or an input that expands
-	// (through YAML aliases) beyond the node budget.
-	ErrTooLarge = errors.New("schema too large or too deeply nested")
+	// ErrTooDeep: nesting deeper than MaxDepth. It is value.ErrTooDeep,
+	// which value's decoders and fieldpath's FieldsV1 decoder wrap too.
+	ErrTooDeep = value.ErrTooDeep
+	// ErrTooLarge: an input that expands (through YAML aliases) beyond the
+	// node budget, or more inline types than a schema may have. It is
+	// value.ErrTooLarge.
+	ErrTooLarge = value.ErrTooLarge
 )
 
 // MaxDepth bounds the nesting of inline types, and of YAML nodes while
-// parsing. Deeper input is rejected with ErrTooLarge instead of exhausting the
+// parsing. Deeper input is rejected with ErrTooDeep instead of exhausting the
 // stack.
 const MaxDepth = 10000
 

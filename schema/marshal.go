@@ -51,7 +51,7 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 func (w *writer) tooDeep(depth int) bool {
 	if depth > MaxDepth {
 		if w.err == nil {
-			w.err = fmt.Errorf("schema: Marshal: nesting deeper than %d: %w", MaxDepth, ErrTooLarge)
+			w.err = fmt.Errorf("schema: Marshal: nesting deeper than %d: %w", MaxDepth, ErrTooDeep)
 		}
 		return true
 	}

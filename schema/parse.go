@@ -139,7 +139,7 @@ func (p *parser) enter(n *yaml.Node, depth int) *yaml.Node {
 		return nil
 	}
 	if depth > MaxDepth {
-		p.fail(ErrTooLarge, n, "nesting deeper than %d", MaxDepth)
+		p.fail(ErrTooDeep, n, "nesting deeper than %d", MaxDepth)
 		p.stopped = true
 		return nil
 	}
