@@ -26,7 +26,7 @@
 //
 // Usage:
 //
-//	go run ./cmd/benchcmp [-bench regexp] [-benchtime d] [-count n] [-timeout d] [-in file]
+//	go run ./cmd/benchcmp [-bench regexp] [-benchtime d] [-count n] [-timeout d] [-in file] [-md | -doc file]
 //
 //	go run ./cmd/benchcmp                     # run every benchmark (long)
 //	go run ./cmd/benchcmp -bench 'Operations/Pod/' -benchtime 2s
@@ -63,6 +63,12 @@
 //     library.
 //
 // A section whose benchmarks were not run is left out.
+//
+// With -md the tables are markdown tables, and each section stands between
+// the markers <!-- benchcmp NAME --> and <!-- end benchcmp NAME -->. With
+// -doc FILE the sections between those markers in FILE are replaced by
+// this run's, which is how docs/performance.md gets its tables from the
+// committed run docs/bench-raw.txt (a test checks that they agree).
 package main
 
 import (
@@ -88,6 +94,8 @@ func main() {
 	count := flag.Int("count", 1, "go test -count; the median of the runs is used")
 	timeout := flag.String("timeout", "3h", "go test -timeout (a run of every benchmark takes many minutes)")
 	in := flag.String("in", "", "read benchmark output from this file (- for standard input) instead of running")
+	md := flag.Bool("md", false, "print markdown: tables as markdown tables, each section between the markers -doc replaces")
+	doc := flag.String("doc", "", "rewrite the sections of this markdown file (between <!-- benchcmp NAME --> and <!-- end benchcmp NAME -->) with this run's, instead of printing")
 	flag.Parse()
 	var data []byte
 	var err error
@@ -112,7 +120,23 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchcmp: no paired benchmarks found (.../structmerge beside .../smd, or beside .../apimachinery in KubeEndToEnd, .../walk in KubeBoundary)")
 		os.Exit(2)
 	}
-	report(os.Stdout, rows)
+	if *doc == "" {
+		markdown = *md
+		report(os.Stdout, rows)
+		return
+	}
+	text, err := os.ReadFile(*doc)
+	if err == nil {
+		var out string
+		out, err = updateDoc(string(text), rows)
+		if err == nil {
+			err = os.WriteFile(*doc, []byte(out), 0o644)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchcmp:", err)
+		os.Exit(2)
+	}
 }
 
 // benchPackage is the package of the side-by-side benchmarks, named by
@@ -344,26 +368,139 @@ func report(w io.Writer, rows []row) {
 	}
 	cw := &countingWriter{w: w}
 	w = cw
-	printEndToEnd(w, e2e)
-	printFloor(w, e2e)
+	section(w, "end-to-end", func(w io.Writer) { printEndToEnd(w, e2e) })
+	section(w, "floor", func(w io.Writer) { printFloor(w, e2e) })
 	if len(boundary) > 0 && cw.n > 0 {
 		fmt.Fprintln(w)
 	}
-	printBoundary(w, boundary)
+	section(w, "boundary", func(w io.Writer) { printBoundary(w, boundary) })
 	if len(fair) > 0 {
 		if cw.n > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w, "like-for-like rows (in the means): both libraries start from the same form, with the same inputs, and do the same work;")
-		fmt.Fprintln(w, "ratios are smd/structmerge (above 1: structmerge is faster, allocates less)")
-		printTable(w, fair, "smd")
-		printNotes(w, fair)
-		fmt.Fprintln(w)
-		printGeomeans(w, fair)
+		section(w, "like-for-like", func(w io.Writer) {
+			fmt.Fprintln(w, "like-for-like rows (in the means): both libraries start from the same form, with the same inputs, and do the same work;")
+			fmt.Fprintln(w, "ratios are smd/structmerge (above 1: structmerge is faster, allocates less)")
+			printTable(w, fair, "smd")
+			printNotes(w, fair)
+			fmt.Fprintln(w)
+			printGeomeans(w, fair)
+		})
 	}
-	printApart(w, apart)
-	printKeyedLists(w, fair)
-	printConcurrency(w, fair)
+	section(w, "apart", func(w io.Writer) { printApart(w, apart) })
+	section(w, "keyed-lists", func(w io.Writer) { printKeyedLists(w, fair) })
+	section(w, "concurrency", func(w io.Writer) { printConcurrency(w, fair) })
+}
+
+// markdown makes report print markdown (-md): each table a markdown table
+// with blank lines around it, each section between its markers.
+var markdown bool
+
+// table is where a section writes a table: tab-separated cells, each
+// ending in a tab, a row a line.
+type table interface {
+	io.Writer
+	Flush() error
+}
+
+// newTable returns a table that writes to w when flushed: aligned columns,
+// or a markdown table (first column left-aligned, the others right).
+func newTable(w io.Writer) table {
+	if markdown {
+		return &mdTable{w: w}
+	}
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+type mdTable struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+func (t *mdTable) Write(p []byte) (int, error) { return t.buf.Write(p) }
+
+func (t *mdTable) Flush() error {
+	var b strings.Builder
+	b.WriteString("\n")
+	for i, line := range strings.Split(strings.TrimRight(t.buf.String(), "\n"), "\n") {
+		cells := strings.Split(strings.TrimSuffix(line, "\t"), "\t")
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		if i == 0 {
+			b.WriteString("|---" + strings.Repeat("|---:", len(cells)-1) + "|\n")
+		}
+	}
+	b.WriteString("\n")
+	t.buf.Reset()
+	_, err := io.WriteString(t.w, b.String())
+	return err
+}
+
+// section writes what print writes; in markdown, without blank lines at
+// its ends or two in a row, between the markers of name, and nothing when
+// print writes nothing.
+func section(w io.Writer, name string, print func(io.Writer)) {
+	var b bytes.Buffer
+	print(&b)
+	if !markdown || b.Len() == 0 {
+		w.Write(b.Bytes())
+		return
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.Trim(b.String(), "\n"), "\n") {
+		if l == "" && len(lines) > 0 && lines[len(lines)-1] == "" {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	fmt.Fprintf(w, "%s\n\n%s\n\n%s\n", beginMarker(name), strings.Join(lines, "\n"), endMarker(name))
+}
+
+func beginMarker(name string) string { return "<!-- benchcmp " + name + " -->" }
+func endMarker(name string) string   { return "<!-- end benchcmp " + name + " -->" }
+
+// updateDoc returns doc with each section between markers replaced by the
+// section of rows' markdown report. A section of the doc that the report
+// lacks, or of the report that the doc lacks, is an error: the doc is of a
+// whole run.
+func updateDoc(doc string, rows []row) (string, error) {
+	saved := markdown
+	markdown = true
+	defer func() { markdown = saved }()
+	var b strings.Builder
+	report(&b, rows)
+	sections := map[string]string{}
+	var names []string
+	rest := b.String()
+	for {
+		i := strings.Index(rest, "<!-- benchcmp ")
+		if i < 0 {
+			break
+		}
+		name := rest[i+len("<!-- benchcmp ") : i+strings.Index(rest[i:], " -->")]
+		j := strings.Index(rest, endMarker(name))
+		sections[name] = rest[i : j+len(endMarker(name))]
+		names = append(names, name)
+		rest = rest[j:]
+	}
+	for _, name := range names {
+		begin, end := strings.Index(doc, beginMarker(name)), strings.Index(doc, endMarker(name))
+		if begin < 0 || end < begin {
+			return "", fmt.Errorf("the document has no section %q (%s ... %s)", name, beginMarker(name), endMarker(name))
+		}
+		doc = doc[:begin] + sections[name] + doc[end+len(endMarker(name)):]
+	}
+	for rest := doc; ; {
+		i := strings.Index(rest, "<!-- benchcmp ")
+		if i < 0 {
+			break
+		}
+		name := rest[i+len("<!-- benchcmp ") : i+strings.Index(rest[i:], " -->")]
+		if _, ok := sections[name]; !ok {
+			return "", fmt.Errorf("the run has no rows for the document's section %q", name)
+		}
+		rest = rest[i+1:]
+	}
+	return doc, nil
 }
 
 // printTable prints rows with their reference side, named ref, beside
@@ -450,7 +587,7 @@ func printFloor(w io.Writer, rows []row) {
 		"x the read is a time over the read's: apimachinery's bounds the time ratio any such design can reach; "+
 		"the target's is apimachinery's over the row's target ratio (%gx, %gx for Reapply), what the target leaves for the whole request\n",
 		e2eTarget, reapplyTarget)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "benchmark\tread time\tapimachinery x the read\tstructmerge x the read\ttarget x the read\t")
 	type left struct {
 		name string
@@ -488,7 +625,7 @@ func printBoundary(w io.Writer, rows []row) {
 	}
 	fmt.Fprintf(w, "kube layer boundary (in no mean): structmerge's conversion against its limit, a plain recursive walk of the same map tree or struct;\n"+
 		"x the limit is structmerge's time over the walk's (lower is better; the target is within %gx)\n", boundaryTarget)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "benchmark\twalk time\tstructmerge time\tx the limit\twalk allocs\tstructmerge allocs\twalk bytes\tstructmerge bytes\t")
 	var over []string
 	for _, r := range rows {
@@ -510,7 +647,7 @@ func printBoundary(w io.Writer, rows []row) {
 }
 
 func printTable(w io.Writer, rows []row, ref string) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintf(tw, "benchmark\t%[1]s time\tstructmerge time\ttime ratio\t%[1]s allocs\tstructmerge allocs\talloc ratio\t%[1]s bytes\tstructmerge bytes\tbytes ratio\t\n", ref)
 	for _, r := range rows {
 		st, mt := median(r.ref.ns), median(r.smrg.ns)
@@ -733,7 +870,7 @@ func printKeyedLists(w io.Writer, rows []row) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "keyed lists: time per item")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "op\titems\tsmd\tstructmerge\tsmd/structmerge\t")
 	for _, k := range ks {
 		n := float64(k.items)
@@ -823,7 +960,7 @@ func printConcurrency(w io.Writer, rows []row) {
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "concurrency: %s, throughput scaling time(g1)/time(gN)\n", g.prefix)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw := newTable(w)
 		header := "library\tg1 time\t"
 		_, has2 := g.smd["g2"]
 		_, hasMax := g.smd["gmax"]

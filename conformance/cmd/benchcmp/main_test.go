@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -586,5 +587,49 @@ BenchmarkKubeEndToEnd/Struct/Node/Reapply/structmerge-2 5 100000 ns/op 10000 B/o
 	}
 	if strings.Index(out, "  Unstructured (") > strings.Index(out, "  Struct (") {
 		t.Errorf("the Struct mean comes before the Unstructured one:\n%s", out)
+	}
+}
+
+// TestPerformanceDocIsGenerated: the tables of docs/performance.md are
+// benchcmp's on the committed run docs/bench-raw.txt, section by section,
+// so a figure copied or edited by hand fails here. Regenerate them with
+//
+//	go run ./cmd/benchcmp -in ../docs/bench-raw.txt -doc ../docs/performance.md
+func TestPerformanceDocIsGenerated(t *testing.T) {
+	raw, err := os.ReadFile("../../../docs/bench-raw.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../../docs/performance.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := parse(raw)
+	got, err := updateDoc(string(doc), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(doc) {
+		t.Fatalf("docs/performance.md's sections are not benchcmp's on docs/bench-raw.txt; regenerate them:\n" +
+			"  cd conformance && go run ./cmd/benchcmp -in ../docs/bench-raw.txt -doc ../docs/performance.md")
+	}
+	if n := strings.Count(string(doc), "<!-- benchcmp "); n < 7 {
+		t.Errorf("docs/performance.md has %d generated sections, want the 7 of a whole run", n)
+	}
+
+	// A figure changed by hand inside a section is replaced, and so caught.
+	edited := strings.Replace(string(doc), "| Compile/k8s | ", "| Compile/k8s | 1.00 ms ", 1)
+	if edited == string(doc) {
+		t.Fatal("the document has no Compile/k8s row to edit")
+	}
+	if fixed, err := updateDoc(edited, rows); err != nil || fixed != string(doc) {
+		t.Errorf("an edited figure is not restored (err %v)", err)
+	}
+	// A section the run lacks, or a document without a section, is an error.
+	if _, err := updateDoc(string(doc)+"\n<!-- benchcmp nothing -->\n<!-- end benchcmp nothing -->\n", rows); err == nil {
+		t.Error("a section the run lacks is not an error")
+	}
+	if _, err := updateDoc("# no sections\n", rows); err == nil {
+		t.Error("a document without the run's sections is not an error")
 	}
 }
