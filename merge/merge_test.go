@@ -3,31 +3,19 @@ package merge_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
 
-func widget(t testing.TB) *schema.Type {
-	t.Helper()
-	data, err := os.ReadFile("testdata/basic.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.CompileYAML(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := s.Type("widget")
-	return w
-}
+func widget(t testing.TB) *schema.Type { return testfixture.Widget(t) }
 
 func obj(t testing.TB, w *schema.Type, src string) typed.Value {
 	t.Helper()

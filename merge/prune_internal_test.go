@@ -1,11 +1,11 @@
 package merge
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
@@ -28,15 +28,7 @@ func internalObj(t *testing.T, w *schema.Type, src string) typed.Value {
 // set covers its last one, and the check that guards it in the checking
 // build catches a skip that would have lost a removal.
 func TestPrunesNothing(t *testing.T) {
-	data, err := os.ReadFile("testdata/basic.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.CompileYAML(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := s.Type("widget")
+	w := testfixture.Widget(t)
 	u := &Updater{}
 	merged := internalObj(t, w, `{name: a, labels: {x: y, z: q}}`)
 	setOf := func(src string) *fieldpath.Set {

@@ -3,13 +3,13 @@ package typed_test
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/internal/scenario"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
@@ -62,22 +62,7 @@ func TestValidateFuzzSeeds(t *testing.T) {
 	}
 }
 
-func fvWidget(tb testing.TB) *schema.Type {
-	tb.Helper()
-	data, err := os.ReadFile("testdata/basic.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := schema.CompileYAML(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w, ok := s.Type("widget")
-	if !ok {
-		tb.Fatal("no widget type")
-	}
-	return w
-}
+func fvWidget(tb testing.TB) *schema.Type { return testfixture.Widget(tb) }
 
 func fvCheck(t *testing.T, w *schema.Type, v value.Value) {
 	t.Helper()

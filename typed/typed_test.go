@@ -4,26 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
 )
 
-func widget(t testing.TB) *schema.Type {
-	t.Helper()
-	data, err := os.ReadFile("testdata/basic.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return compileType(t, data, "widget")
-}
+func widget(t testing.TB) *schema.Type { return testfixture.Widget(t) }
 
 // compileType compiles a schema and returns its type name.
 func compileType(t testing.TB, schemaYAML []byte, name string) *schema.Type {

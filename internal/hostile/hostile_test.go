@@ -16,6 +16,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
@@ -306,19 +307,7 @@ func constant(f func() error) func(*testing.T) func() error {
 }
 
 // widget compiles the basic test schema's root type.
-func widget(t *testing.T) *schema.Type {
-	t.Helper()
-	data, err := os.ReadFile("../../merge/testdata/basic.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.CompileYAML(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := s.Type("widget")
-	return w
-}
+func widget(t *testing.T) *schema.Type { return testfixture.Widget(t) }
 
 // selfSchema is a type that refers to itself through a field, a keyed list
 // and an atomic override of itself.

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
@@ -61,16 +61,8 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	data, err := os.ReadFile("../../merge/testdata/basic.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.CompileYAML(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{}
-	f.w, _ = s.Type("widget")
+	f := &fixture{w: testfixture.Widget(t)}
+	var err error
 	if f.updater, err = merge.NewUpdater(); err != nil {
 		t.Fatal(err)
 	}
