@@ -18,6 +18,7 @@ import (
 
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
+	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -89,7 +90,7 @@ spec:
                       items: {type: string}
 `
 
-// TestCRDPruneDifferential checks native.KubeSetup.Prune, which the
+// TestCRDPruneDifferential checks kube.Setup.Prune, which the
 // command uses to read a live custom resource at another version as the
 // API server's storage serves it, against apiextensions-apiserver's
 // structural pruning (pruning.PruneWithOptions on the structural schema of
@@ -111,7 +112,7 @@ func TestCRDPruneDifferential(t *testing.T) {
 	}
 	checked, prunedTotal := 0, 0
 	for _, src := range srcs {
-		setup, err := native.NewKubeSetup([]scenario.Source{src})
+		setup, err := kube.NewSetup(native.CRDFiles([]scenario.Source{src})...)
 		if err != nil {
 			t.Fatalf("%s: %v", src.File, err)
 		}

@@ -261,7 +261,7 @@ func (r *refServer) store(ctx context.Context, obj map[string]any, target *unstr
 // ours runs op with structmerge's kube.Server on live (nil: none).
 // A live custom resource is read at the request's version as the API
 // server's storage serves it (setup.ReadAt, as the command does).
-func ours(srv *kube.Server, setup *native.KubeSetup, op refOp, live map[string]any) (map[string]any, error) {
+func ours(srv *kube.Server, setup *kube.Setup, op refOp, live map[string]any) (map[string]any, error) {
 	obj, err := value.FromUnstructured(op.object)
 	if err != nil {
 		return live, err
@@ -318,7 +318,7 @@ func runRefCase(ctx context.Context, r *refServer, c refCase, ns, suffix string,
 	if err := r.installCRDs(ctx, c.crds); err != nil {
 		return nil, 0, err
 	}
-	setup, err := native.NewKubeSetup(c.crds)
+	setup, err := kube.NewSetup(native.CRDFiles(c.crds)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -26,6 +26,16 @@
 //	s, _ := kube.NewServer(m, defaulting.Builtin())
 //	obj, err := s.Apply(live, manifest, "kubectl")             // as the server stores it
 //
+// A Setup (NewSetup) is the types of a cluster with some
+// CustomResourceDefinitions: the built-in kinds and the CRDs' versions,
+// with what the API server's registry says of them (reset fields, scale
+// subresources, generation), and the storage's structural pruning of
+// custom resources (Prune, ReadAt):
+//
+//	setup, _ := kube.NewSetup(kube.CRDFile{Name: "crd.yaml", Text: crd})
+//	m, _ := kube.NewFieldManager(setup.Resolver, setup.Options(time.Now())...)
+//	obj, pruned := setup.Prune(manifest)                        // as the server stores it
+//
 // A null live object stands for one that does not exist yet. An update's
 // object converted like the live one (value.FromJSONLike,
 // FromUnstructuredLike, StructCodec.FromStructLike or FromStructFrom)

@@ -118,3 +118,55 @@ spec:
 	// tuner Apply gateway.example.com/v1
 	// failed to prune fields: failed add back owned items: failed to convert merged object at version gateway.example.com/v1beta1: .spec.timeout: field not declared in schema
 }
+
+func ExampleSetup_Prune() {
+	crd := []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string}
+`)
+	setup, err := kube.NewSetup(kube.CRDFile{Name: "widget-crd.yaml", Text: crd})
+	if err != nil {
+		panic(err)
+	}
+	manifest, _ := value.FromYAML([]byte(`
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec: {size: large, colour: red}
+`))
+	stored, pruned := setup.Prune(manifest)
+	fmt.Println(string(value.ToJSON(stored)))
+	fmt.Println("pruned:", pruned)
+
+	m, err := kube.NewFieldManager(setup.Resolver, setup.Options(time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC))...)
+	if err != nil {
+		panic(err)
+	}
+	obj, err := m.Apply(value.Value{}, stored, "kubectl")
+	if err != nil {
+		panic(err)
+	}
+	entries, _ := kube.DecodeManagedFields(obj)
+	fmt.Println(entries[0].Manager, entries[0].Operation)
+	// Output:
+	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":"large"}}
+	// pruned: [.spec.colour]
+	// kubectl Apply
+}

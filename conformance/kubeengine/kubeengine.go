@@ -18,7 +18,7 @@
 // the API server's own, built from the OpenAPI documents of Kubernetes
 // 1.37 by managedfields.NewTypeConverter; otherwise (and for custom
 // resources) it is built from the schema package kube uses
-// (native.NewKubeSetup), compiled by structured-merge-diff. Objects are
+// (kube.NewSetup), compiled by structured-merge-diff. Objects are
 // unstructured, as in the reference's test field manager.
 //
 // Around the field manager the adapter does what the API server's
@@ -100,7 +100,7 @@ var _ scenario.KubernetesEngine = Engine{}
 
 // CompileKubernetes builds the type converter for the scenario's schema.
 func (e Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
-	setup, err := native.NewKubeSetup(crds)
+	setup, err := kube.NewSetup(native.CRDFiles(crds)...)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +307,7 @@ func LoadOpenAPIModels() (map[string]*spec.Schema, error) {
 
 // NewTyped returns the reference runner for a setup, with a type
 // converter built from the setup's schema.
-func NewTyped(setup *native.KubeSetup) (*Typed, error) {
+func NewTyped(setup *kube.Setup) (*Typed, error) {
 	text, err := schema.Marshal(setup.Document)
 	if err != nil {
 		return nil, err
@@ -329,7 +329,7 @@ func NewTyped(setup *native.KubeSetup) (*Typed, error) {
 
 // Typed runs writes on the reference.
 type Typed struct {
-	setup *native.KubeSetup
+	setup *kube.Setup
 	tc    managedfields.TypeConverter
 	ref   *RegistryReference
 	// storage holds, for the custom resources whose CRDs have

@@ -107,7 +107,7 @@ func (f *inputFlags) types() (*types, error) {
 	// The built-in types alone need no merged schema document.
 	t := &types{resolver: kube.BuiltinTypes(), resetFields: kube.RegistryResetFields, replicasPaths: kube.RegistryReplicasPaths, generation: kube.RegistryGeneration}
 	if len(srcs) > 0 {
-		setup, err := native.NewKubeSetup(srcs)
+		setup, err := kube.NewSetup(native.CRDFiles(srcs)...)
 		if err != nil {
 			return nil, badf("--crd %v", err)
 		}

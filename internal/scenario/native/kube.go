@@ -14,7 +14,7 @@ var _ scenario.KubernetesEngine = Engine{}
 // CompileKubernetes prepares the Kubernetes schema (the built-in types and
 // those of the given CRDs) for a Kubernetes-flavour scenario.
 func (Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesTyped, error) {
-	setup, err := NewKubeSetup(crds)
+	setup, err := kube.NewSetup(CRDFiles(crds)...)
 	if err != nil {
 		return nil, err
 	}
@@ -25,7 +25,7 @@ func (Engine) CompileKubernetes(crds []scenario.Source) (scenario.KubernetesType
 // kube's FieldManager, followed by what the API server's storage does to
 // the fields it resets (ResetValues).
 type KubeTyped struct {
-	setup *KubeSetup
+	setup *kube.Setup
 }
 
 // Do runs one write. On failure it returns live unchanged.
@@ -84,7 +84,7 @@ func (t *KubeTyped) do(live scenario.State, op scenario.KubernetesOperation) (sc
 // resetValues does what the API server's storage strategies do after the
 // field manager: the fields reset on this subresource keep their live
 // values.
-func resetValues(setup *KubeSetup, obj, live value.Value, subresource string) value.Value {
+func resetValues(setup *kube.Setup, obj, live value.Value, subresource string) value.Value {
 	gvk := kube.GVKOf(obj)
 	reset := setup.ResetFields(gvk, subresource)
 	set := reset[gvk.APIVersion()]
@@ -110,4 +110,18 @@ func conflictsFromKube(err error) error {
 		out.Conflicts = append(out.Conflicts, scenario.Conflict{Manager: c.Manager, Path: c.Path.String()})
 	}
 	return out
+}
+
+// CRDFiles names each CRD source as errors name it: its file, or its line
+// in the scenario that holds it inline.
+func CRDFiles(srcs []scenario.Source) []kube.CRDFile {
+	files := make([]kube.CRDFile, len(srcs))
+	for i, src := range srcs {
+		name := src.File
+		if name == "" {
+			name = fmt.Sprintf("CRD on line %d", src.Line)
+		}
+		files[i] = kube.CRDFile{Name: name, Text: src.Text}
+	}
+	return files
 }

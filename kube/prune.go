@@ -1,11 +1,10 @@
-package native
+package kube
 
 import (
 	"errors"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
-	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -17,8 +16,8 @@ import (
 // the paths of the fields dropped, in the order found. An object of a kind
 // that is not one of the setup's CRDs' is returned as it is. obj is not
 // modified.
-func (s *KubeSetup) Prune(obj value.Value) (out value.Value, pruned []fieldpath.Path) {
-	gvk := kube.GVKOf(obj)
+func (s *Setup) Prune(obj value.Value) (out value.Value, pruned []fieldpath.Path) {
+	gvk := GVKOf(obj)
 	c, ok := s.crd(gvk)
 	if !ok {
 		return obj, nil
@@ -187,13 +186,13 @@ func (p *pruner) list(x value.Value, f func(int, value.Value) value.Value) value
 // and pruned to that version's schema (Prune), with the paths of the
 // fields dropped. live is returned as it is when it is already at that
 // version, is null, or is of a kind the converter does not handle.
-func (s *KubeSetup) ReadAt(live value.Value, gvk kube.GroupVersionKind) (value.Value, []fieldpath.Path, error) {
-	lg := kube.GVKOf(live)
+func (s *Setup) ReadAt(live value.Value, gvk GroupVersionKind) (value.Value, []fieldpath.Path, error) {
+	lg := GVKOf(live)
 	if s.Converter == nil || live.IsNull() || lg == gvk || lg.Group != gvk.Group || lg.Kind != gvk.Kind || gvk.Version == "" {
 		return live, nil, nil
 	}
 	out, err := s.Converter.ConvertVersion(live, gvk)
-	if errors.Is(err, kube.ErrNotConvertible) {
+	if errors.Is(err, ErrNotConvertible) {
 		return live, nil, nil
 	}
 	if err != nil {

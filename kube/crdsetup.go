@@ -1,4 +1,4 @@
-package native
+package kube
 
 import (
 	"fmt"
@@ -6,32 +6,32 @@ import (
 	"time"
 
 	"github.com/structmerge/structmerge/fieldpath"
-	"github.com/structmerge/structmerge/internal/scenario"
-	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/openapi"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
-// KubeSetup is what a Kubernetes-flavour scenario runs with: the schema
-// (the built-in types of package kube/builtin and those of the scenario's
-// CRDs), the kinds it
-// defines, and what the API server's registry says about them (reset
-// fields, scale subresources). The conformance module configures the
-// reference with the same setup. A KubeSetup is not modified after
-// NewKubeSetup; safe for concurrent use.
-type KubeSetup struct {
+// Setup is the types of a cluster with some CustomResourceDefinitions:
+// the schema (the built-in types of package kube/builtin and those of the
+// CRDs), the kinds it defines, and what the API server's registry says
+// about them (reset fields, scale subresources, generation). It also
+// prunes custom resources as the API server's storage does (Prune, ReadAt).
+// The command and Kubernetes-flavour scenarios run with one.
+//
+// Concurrency: a Setup is not modified after NewSetup; safe for
+// concurrent use.
+type Setup struct {
 	// Document is the schema in source form.
 	Document *schema.Document
 	// Kinds maps each kind to the name of its type in Document.
-	Kinds map[kube.GroupVersionKind]string
+	Kinds map[GroupVersionKind]string
 	// Resolver finds the compiled type of a kind.
-	Resolver kube.TypeResolver
+	Resolver TypeResolver
 	// Converter converts the custom resources of the CRDs whose
 	// conversion strategy is None between their versions
-	// (kube.NoneConverter); nil when there are none.
-	Converter kube.VersionConverter
+	// (NoneConverter); nil when there are none.
+	Converter VersionConverter
 	crds      []crdKind
 }
 
@@ -54,30 +54,34 @@ type crdVersion struct {
 	replicas fieldpath.Path
 }
 
-// NewKubeSetup builds the setup of a scenario with the given CRD files.
-func NewKubeSetup(crds []scenario.Source) (*KubeSetup, error) {
+// CRDFile is a CustomResourceDefinition's manifest (YAML or JSON) and the
+// name errors give it (its file).
+type CRDFile struct {
+	Name string
+	Text []byte
+}
+
+// NewSetup returns the setup of the built-in kinds and of crds.
+func NewSetup(crds ...CRDFile) (*Setup, error) {
 	base, err := builtin.Document()
 	if err != nil {
 		return nil, err
 	}
-	kinds := map[kube.GroupVersionKind]string{}
+	kinds := map[GroupVersionKind]string{}
 	for _, k := range builtin.Kinds() {
-		kinds[kube.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
+		kinds[GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
 	}
 	docs := []*schema.Document{base}
-	setup := &KubeSetup{}
+	setup := &Setup{}
 	for _, src := range crds {
-		name := src.File
-		if name == "" {
-			name = fmt.Sprintf("CRD on line %d", src.Line)
-		}
+		name := src.Name
 		res, err := openapi.FromCRD(src.Text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		docs = append(docs, res.Document)
 		for _, k := range res.Kinds {
-			kinds[kube.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
+			kinds[GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.TypeName
 		}
 		ck, err := readCRD(src.Text)
 		if err != nil {
@@ -99,24 +103,24 @@ func NewKubeSetup(crds []scenario.Source) (*KubeSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := kube.NewSchemaResolver(s, kinds)
+	r, err := NewSchemaResolver(s, kinds)
 	if err != nil {
 		return nil, err
 	}
 	setup.Document, setup.Kinds, setup.Resolver = doc, kinds, r
-	var none []kube.CustomResourceVersions
+	var none []CustomResourceVersions
 	for _, c := range setup.crds {
 		if c.strategy != "None" {
 			continue
 		}
-		crv := kube.CustomResourceVersions{Group: c.group, Kind: c.kind}
+		crv := CustomResourceVersions{Group: c.group, Kind: c.kind}
 		for _, v := range c.versions {
 			crv.Versions = append(crv.Versions, v.name)
 		}
 		none = append(none, crv)
 	}
 	if len(none) > 0 {
-		setup.Converter = kube.NoneConverter(none...)
+		setup.Converter = NoneConverter(none...)
 	}
 	return setup, nil
 }
@@ -157,7 +161,7 @@ func readCRD(text []byte) (crdKind, error) {
 	return ck, nil
 }
 
-func (s *KubeSetup) crd(gvk kube.GroupVersionKind) (crdKind, bool) {
+func (s *Setup) crd(gvk GroupVersionKind) (crdKind, bool) {
 	for _, c := range s.crds {
 		if c.group == gvk.Group && c.kind == gvk.Kind {
 			return c, true
@@ -167,14 +171,14 @@ func (s *KubeSetup) crd(gvk kube.GroupVersionKind) (crdKind, bool) {
 }
 
 // ResetFields returns the fields reset on writes to subresource of gvk:
-// those of kube.RegistryResetFields for built-in kinds; for a custom
+// those of RegistryResetFields for built-in kinds; for a custom
 // resource with a status subresource, the status on the main resource and
 // the metadata and the spec on the status subresource, as the custom
 // resource registry resets them (per version).
-func (s *KubeSetup) ResetFields(gvk kube.GroupVersionKind, subresource string) map[string]*fieldpath.Set {
+func (s *Setup) ResetFields(gvk GroupVersionKind, subresource string) map[string]*fieldpath.Set {
 	c, ok := s.crd(gvk)
 	if !ok {
-		return kube.RegistryResetFields(gvk, subresource)
+		return RegistryResetFields(gvk, subresource)
 	}
 	for _, v := range c.versions {
 		if v.name != gvk.Version || !v.status {
@@ -193,15 +197,15 @@ func (s *KubeSetup) ResetFields(gvk kube.GroupVersionKind, subresource string) m
 }
 
 // ReplicasPaths returns where the replicas of gvk are, for its scale
-// subresource: kube.RegistryReplicasPaths for built-in kinds; for a custom
+// subresource: RegistryReplicasPaths for built-in kinds; for a custom
 // resource, each version's specReplicasPath (nil for a version without
 // the scale subresource).
-func (s *KubeSetup) ReplicasPaths(gvk kube.GroupVersionKind) (kube.ResourcePathMappings, bool) {
+func (s *Setup) ReplicasPaths(gvk GroupVersionKind) (ResourcePathMappings, bool) {
 	c, ok := s.crd(gvk)
 	if !ok {
-		return kube.RegistryReplicasPaths(gvk)
+		return RegistryReplicasPaths(gvk)
 	}
-	out := kube.ResourcePathMappings{}
+	out := ResourcePathMappings{}
 	any := false
 	for _, v := range c.versions {
 		gv := c.group + "/" + v.name
@@ -217,7 +221,7 @@ func (s *KubeSetup) ReplicasPaths(gvk kube.GroupVersionKind) (kube.ResourcePathM
 
 // IsCustomResource reports whether gvk is a kind of one of the setup's
 // CRDs.
-func (s *KubeSetup) IsCustomResource(gvk kube.GroupVersionKind) bool {
+func (s *Setup) IsCustomResource(gvk GroupVersionKind) bool {
 	_, ok := s.crd(gvk)
 	return ok
 }
@@ -225,14 +229,14 @@ func (s *KubeSetup) IsCustomResource(gvk kube.GroupVersionKind) bool {
 // Options are the field manager's options for the setup, with a clock
 // stopped at now: the reset fields, the replicas paths and, when the
 // setup has CRDs with conversion strategy None, their version converter.
-func (s *KubeSetup) Options(now time.Time) []kube.Option {
-	opts := []kube.Option{
-		kube.WithClock(func() time.Time { return now }),
-		kube.WithResetFields(s.ResetFields),
-		kube.WithReplicasPaths(s.ReplicasPaths),
+func (s *Setup) Options(now time.Time) []Option {
+	opts := []Option{
+		WithClock(func() time.Time { return now }),
+		WithResetFields(s.ResetFields),
+		WithReplicasPaths(s.ReplicasPaths),
 	}
 	if s.Converter != nil {
-		opts = append(opts, kube.WithVersionConverter(s.Converter))
+		opts = append(opts, WithVersionConverter(s.Converter))
 	}
 	return opts
 }
@@ -240,9 +244,9 @@ func (s *KubeSetup) Options(now time.Time) []kube.Option {
 // Generation is how the registry moves metadata.generation: as
 // apiextensions-apiserver does for the setup's custom resources, as the
 // built-in strategies do for the other kinds.
-func (s *KubeSetup) Generation(gvk kube.GroupVersionKind) (kube.GenerationRule, bool) {
+func (s *Setup) Generation(gvk GroupVersionKind) (GenerationRule, bool) {
 	if s.IsCustomResource(gvk) {
-		return kube.CustomResourceGeneration, true
+		return CustomResourceGeneration, true
 	}
-	return kube.RegistryGeneration(gvk)
+	return RegistryGeneration(gvk)
 }
