@@ -22,7 +22,7 @@ import (
 //
 // Closing a node leaves its entries in the stacks' spare capacity, where they
 // keep what they point to alive until later entries overwrite them, or until
-// takeScratch or Reset clears the stacks: clearing once up to the deepest
+// Reset clears the stacks: clearing once up to the deepest
 // point reached costs less than clearing each node as it closes (a list of
 // many items closes one small node per item, at the same depth).
 type Assembler struct {
@@ -37,22 +37,6 @@ type Assembler struct {
 // Level marks the start of an open node's entries; Open returns it and
 // Close takes it.
 type Level struct{ m, c int32 }
-
-// useScratch gives the Assembler memory for its stacks (used from length 0),
-// so that a walker can keep both in one allocation with itself. The
-// Assembler appends beyond their capacity as it needs to.
-func (a *Assembler) useScratch(members []PathElement, children []Child) {
-	a.members, a.children = members[:0], children[:0]
-}
-
-// takeScratch returns the Assembler's stacks, empty, for reuse by another
-// Assembler (useScratch), and forgets them. Every node must be closed.
-func (a *Assembler) takeScratch() ([]PathElement, []Child) {
-	a.clearStacks()
-	m, c := a.members[:0], a.children[:0]
-	a.members, a.children = nil, nil
-	return m, c
-}
 
 // Reserve sizes the first blocks the sets will be allocated from, for sets
 // of about the given numbers of members and nodes (each node but the top one

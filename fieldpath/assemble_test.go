@@ -51,9 +51,6 @@ func TestAssemblerRebuildsSets(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		s := fieldpathtest.RandomSet(r, r.IntN(60))
 		var a fieldpath.Assembler
-		if i%3 == 0 {
-			own.Assembler.UseScratch(&a, make([]fieldpath.PathElement, 2), make([]fieldpath.Child, 1))
-		}
 		if i%2 == 0 {
 			// Reservations too small, about right and too large.
 			a.Reserve(r.IntN(2*s.Size()+2), r.IntN(s.Size()+2))
@@ -98,21 +95,20 @@ func TestValueOf(t *testing.T) {
 	}
 }
 
-// TestAssemblerTakeScratchClears checks that the stacks an Assembler gives
-// back hold no entry of the nodes it closed, however deep the nodes went
-// and whether or not the stacks had to grow (an array left behind by growth
-// is garbage), so that scratch kept for reuse does not keep values alive.
-func TestAssemblerTakeScratchClears(t *testing.T) {
+// TestAssemblerResetClears checks that the stacks of an Assembler that was
+// Reset hold no entry of the nodes it closed, however deep the nodes went,
+// so that an Assembler kept for reuse (typed pools them) does not keep
+// values alive.
+func TestAssemblerResetClears(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	for i := range 50 {
 		s := fieldpathtest.RandomSet(r, r.IntN(80))
 		var a fieldpath.Assembler
-		members, children := make([]fieldpath.PathElement, 0, 4*i), make([]fieldpath.Child, 0, 2*i)
-		own.Assembler.UseScratch(&a, members, children)
 		if got := assemble(&a, s, r, i%2 == 0); !got.Equal(s) {
 			t.Fatalf("set %d: assembled %v, want %v", i, got, s)
 		}
-		gotM, gotC := own.Assembler.TakeScratch(&a)
+		a.Reset()
+		gotM, gotC := own.Assembler.Stacks(&a)
 		for _, st := range []struct {
 			name string
 			ms   []fieldpath.PathElement
@@ -120,12 +116,12 @@ func TestAssemblerTakeScratchClears(t *testing.T) {
 		}{{"members", gotM[:cap(gotM)], nil}, {"children", nil, gotC[:cap(gotC)]}} {
 			for j, pe := range st.ms {
 				if !reflect.ValueOf(pe).IsZero() {
-					t.Fatalf("set %d: taken %s stack keeps entry %d: %v", i, st.name, j, pe)
+					t.Fatalf("set %d: reset %s stack keeps entry %d: %v", i, st.name, j, pe)
 				}
 			}
 			for j, c := range st.cs {
 				if !reflect.ValueOf(c).IsZero() {
-					t.Fatalf("set %d: taken %s stack keeps entry %d: %v", i, st.name, j, c)
+					t.Fatalf("set %d: reset %s stack keeps entry %d: %v", i, st.name, j, c)
 				}
 			}
 		}

@@ -26,17 +26,10 @@ type AssemblerFuncs[A, L, S, E, C any] struct {
 	// when there are none), in order, without repeats or empty children.
 	// The set keeps both slices: they must not be changed afterwards.
 	SetOf func(a A, members []E, children []C) S
-	// UseScratch gives the Assembler memory for its stacks (used from
-	// length 0), so that a walker can keep both in one allocation with
-	// itself; it appends beyond their capacity as it needs to.
-	UseScratch func(a A, members []E, children []C)
-	// TakeScratch returns the Assembler's stacks, empty, for reuse by
-	// another Assembler, and forgets them. Every node must be closed.
-	TakeScratch func(a A) ([]E, []C)
 	// Stacks returns the Assembler's stacks as they are, empty when every
 	// node is closed, with their spare capacity, where closed nodes leave
-	// entries until Reset or TakeScratch clears them (for tests that check
-	// that pooled memory keeps nothing alive).
+	// entries until Reset clears them (for tests that check that pooled
+	// memory keeps nothing alive).
 	Stacks func(a A) ([]E, []C)
 }
 

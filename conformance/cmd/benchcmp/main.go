@@ -468,20 +468,7 @@ func updateDoc(doc string, rows []row) (string, error) {
 	defer func() { markdown = saved }()
 	var b strings.Builder
 	report(&b, rows)
-	sections := map[string]string{}
-	var names []string
-	rest := b.String()
-	for {
-		i := strings.Index(rest, "<!-- benchcmp ")
-		if i < 0 {
-			break
-		}
-		name := rest[i+len("<!-- benchcmp ") : i+strings.Index(rest[i:], " -->")]
-		j := strings.Index(rest, endMarker(name))
-		sections[name] = rest[i : j+len(endMarker(name))]
-		names = append(names, name)
-		rest = rest[j:]
-	}
+	names, sections := markedSections(b.String())
 	for _, name := range names {
 		begin, end := strings.Index(doc, beginMarker(name)), strings.Index(doc, endMarker(name))
 		if begin < 0 || end < begin {
@@ -489,18 +476,36 @@ func updateDoc(doc string, rows []row) (string, error) {
 		}
 		doc = doc[:begin] + sections[name] + doc[end+len(endMarker(name)):]
 	}
-	for rest := doc; ; {
-		i := strings.Index(rest, "<!-- benchcmp ")
-		if i < 0 {
-			break
-		}
-		name := rest[i+len("<!-- benchcmp ") : i+strings.Index(rest[i:], " -->")]
+	docNames, _ := markedSections(doc)
+	for _, name := range docNames {
 		if _, ok := sections[name]; !ok {
 			return "", fmt.Errorf("the run has no rows for the document's section %q", name)
 		}
-		rest = rest[i+1:]
 	}
 	return doc, nil
+}
+
+// markedSections returns the names of the sections of text, in order, and
+// each section with its markers. A section without its end marker runs to
+// the end of text.
+func markedSections(text string) (names []string, sections map[string]string) {
+	sections = map[string]string{}
+	const open = "<!-- benchcmp "
+	for rest := text; ; {
+		i := strings.Index(rest, open)
+		if i < 0 {
+			return names, sections
+		}
+		rest = rest[i:]
+		name, _, _ := strings.Cut(rest[len(open):], " -->")
+		end := len(rest)
+		if j := strings.Index(rest, endMarker(name)); j >= 0 {
+			end = j + len(endMarker(name))
+		}
+		names = append(names, name)
+		sections[name] = rest[:end]
+		rest = rest[len(open):]
+	}
 }
 
 // printTable prints rows with their reference side, named ref, beside
