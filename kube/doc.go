@@ -36,11 +36,21 @@
 //	m, _ := kube.NewFieldManager(setup.Resolver, setup.Options(time.Now())...)
 //	obj, pruned := setup.Prune(manifest)                        // as the server stores it
 //
-// A null live object stands for one that does not exist yet. An update's
-// object converted like the live one (value.FromJSONLike,
-// FromUnstructuredLike, StructCodec.FromStructLike or FromStructFrom)
-// shares its unchanged parts, and Update then checks and compares only
-// the parts that differ.
+// A null live object stands for one that does not exist yet.
+//
+// Objects in the forms callers hold go in and come out in the same form,
+// through methods that convert the request's object like the live one
+// (value.Like), so that the two share their unchanged parts and the
+// operation checks and compares only the parts that differ, and that give
+// back the callers' own data for what did not change:
+//
+//	out, err := m.ApplyUnstructured(liveMap, configMap, "kubectl")   // map[string]any
+//	out, err := m.UpdateJSON(liveJSON, bodyJSON, "my-controller")     // JSON bytes
+//	pod, err := kube.UpdateStruct(m, livePod, editedPod, "my-controller") // k8s.io/api structs
+//
+// (Server has ApplyUnstructured, UpdateUnstructured, ApplyJSON and
+// UpdateJSON too.) A FieldManager given the Go types it will see
+// (WithStructTypes) builds their conversions once.
 //
 // # What the field manager does
 //

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -72,6 +73,7 @@ type options struct {
 	replicasSet bool
 	conv        VersionConverter
 	convSet     bool
+	structTypes []reflect.Type
 }
 
 // WithClock sets the clock whose time the field manager records in the
@@ -144,6 +146,7 @@ type FieldManager struct {
 	reset       ResetFieldsFunc
 	replicas    ReplicasPathsFunc
 	conv        VersionConverter
+	codecs      map[reflect.Type]*value.StructCodec // of WithStructTypes; never written
 }
 
 // NewFieldManager returns a FieldManager that finds the schema of each
@@ -165,7 +168,11 @@ func NewFieldManager(types TypeResolver, opts ...Option) (*FieldManager, error) 
 	if o.convSet && o.conv == nil {
 		return nil, errors.New("kube: WithVersionConverter given a nil converter")
 	}
-	return &FieldManager{types: types, now: o.now, maxUpdaters: o.maxUpdaters, reset: o.reset, replicas: o.replicas, conv: o.conv}, nil
+	codecs, err := structCodecs(o.structTypes)
+	if err != nil {
+		return nil, err
+	}
+	return &FieldManager{types: types, now: o.now, maxUpdaters: o.maxUpdaters, reset: o.reset, replicas: o.replicas, conv: o.conv, codecs: codecs}, nil
 }
 
 // RequestOption changes one Apply or Update.

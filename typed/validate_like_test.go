@@ -41,7 +41,7 @@ func TestValidateLike(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				shared, err := value.FromUnstructuredLike(data.Unstructured(), a)
+				shared, err := value.FromUnstructured(data.Unstructured(), value.Like(a))
 				if err != nil {
 					t.Fatal(err)
 				}

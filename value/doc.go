@@ -35,17 +35,15 @@
 //     ToStructFrom converts back only what an operation changed, copying
 //     the caller's own structs, pointers, slices and maps for the rest
 //     (so the result aliases them).
-//   - FromJSONLike, FromUnstructuredLike and StructCodec.FromStructLike
-//     decode as their plain forms do, but give, for each part equal to the
-//     part of a like value at the same path, that part itself (the same
-//     stored node, value.Same): an update's object converted like the live
-//     object, converted before it, shares what did not change, which makes
-//     comparing the two (and, with typed.Like, checking the new one)
-//     proportional to what changed. StructCodec.FromStructFrom is
-//     FromStructLike given also the Go value the like value came from: a
-//     struct below the root, or a part with its own marshalling, equal in
-//     Go to the origin's at the same place takes the like value's node
-//     without being converted.
+//   - The option Like(v) makes FromJSON, FromUnstructured and the struct
+//     conversions give, for each part equal to the part of v at the same
+//     path, that part itself (the same stored node, value.Same): an
+//     update's object converted like the live object, converted before it,
+//     shares what did not change, which makes comparing the two (and, with
+//     typed.Like, checking the new one) proportional to what changed.
+//     LikeOrigin also gives the Go value v came from: a struct below the
+//     root, or a part with its own marshalling, equal in Go to the
+//     origin's at the same place takes v's node without being converted.
 //
 // and encoded: AppendJSON and ToJSON write compact JSON byte for byte like
 // encoding/json.Marshal of v.Unstructured(); AppendJSONIndent matches

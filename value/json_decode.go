@@ -33,23 +33,6 @@ func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
 	return fromJSON(string(data), cfg)
 }
 
-// FromJSONLike decodes data as FromJSON does, except that each part of the
-// document that decodes to exactly the part of like at the same path (list
-// items by index; an integer is not taken for an equal float) is like's
-// part itself: the same stored map, list or string, as FromUnstructuredLike
-// gives. The result is equal to FromJSON's; the sharing lets an update
-// comparing the object sent with the live one, decoded before it, find the
-// unchanged parts at once, and the result takes memory only for the parts
-// that differ.
-func FromJSONLike(data []byte, like Value, opts ...DecodeOption) (Value, error) {
-	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return lineColumnBytes(data, off) })
-	if err != nil {
-		return Value{}, err
-	}
-	d := jsonDecoder{maxDepth: cfg.maxDepth, like: like}
-	return d.document(string(data))
-}
-
 // FromJSONString is FromJSON of a string. The returned value's strings may
 // share memory with s (a string never changes): a caller that keeps s (to
 // compare two inputs, say) keeps no second copy of its text.
@@ -80,7 +63,7 @@ func sizedOptions(n int, opts []DecodeOption, at func(int) (int, int)) (decodeCo
 }
 
 func fromJSON(text string, cfg decodeConfig) (Value, error) {
-	d := jsonDecoder{maxDepth: cfg.maxDepth}
+	d := jsonDecoder{maxDepth: cfg.maxDepth, like: cfg.like.Value}
 	return d.document(text)
 }
 
@@ -124,7 +107,7 @@ type jsonDecoder struct {
 	s        string
 	pos      int
 	maxDepth int
-	like     Value // the value whose equal parts the document shares (see FromJSONLike)
+	like     Value // the value whose equal parts the document shares (see Like)
 
 	// Scratch stacks for the fields and items of the maps and lists being
 	// decoded; a finished container copies its entries out.

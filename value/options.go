@@ -14,13 +14,49 @@ const (
 // level, cannot exhaust the goroutine stack.
 const maxMaxDepth = 100_000
 
-// DecodeOption configures FromJSON, FromYAML and FromYAMLDocuments.
+// DecodeOption configures the decoders and converters: FromJSON,
+// FromJSONString, FromYAML, FromYAMLDocuments, FromManifest,
+// FromUnstructured, FromStruct and StructCodec.FromStruct. MaxBytes bounds
+// the decoders of bytes; MaxDepth bounds every one; Like is read by
+// FromJSON, FromJSONString, FromUnstructured and the struct conversions
+// (the others give the same result without it).
 type DecodeOption func(decodeConfig) decodeConfig
 
 type decodeConfig struct {
 	maxDepth int
 	maxBytes int64
+	like     Origin
 	err      error
+}
+
+// Like makes a decoder give, for each part of its result equal to the part
+// of like at the same path (map fields by name, list items by index; an
+// integer is not taken for an equal float), like's part itself: the same
+// stored map, list or string (Same). The result is equal to what the
+// decoder gives without the option; what the sharing buys is that
+// comparing the result with like (an update's object with the live one,
+// decoded before it) finds the unchanged parts at once, and that the
+// result takes new memory only for the parts that differ. like may be any
+// value, null included: one that shares nothing with the input costs
+// nothing more. A later Like or LikeOrigin replaces an earlier one.
+func Like(like Value) DecodeOption { return LikeOrigin(Origin{Value: like}) }
+
+// LikeOrigin is Like(o.Value) where o.Data is the Go value o.Value was
+// converted from, unmodified since. Only the struct conversions read Data:
+// a struct below the root, or a part with its own marshalling
+// (MarshalJSON, MarshalText, ToUnstructured), that is equal in Go to
+// o.Data's part at the same place (struct fields, pointers and list items
+// by index; not inside Go maps) is not converted again, its value is
+// o.Value's part there. An update's object, sent whole next to the live
+// one, mostly holds such parts, and comparing two Go values costs a
+// fraction of converting one. It assumes that types with their own
+// marshalling marshal equal values to equal JSON, as the Kubernetes API
+// types do. A Data of another type than the one converted is not used.
+func LikeOrigin(o Origin) DecodeOption {
+	return func(c decodeConfig) decodeConfig {
+		c.like = o
+		return c
+	}
 }
 
 // MaxDepth limits how deeply lists and maps may nest; a list or map at the

@@ -43,7 +43,7 @@ import (
 //   - an interface field holds whatever its dynamic value converts to;
 //     back, an empty interface receives Value.Unstructured's plain data.
 //
-// Nesting deeper than DefaultMaxDepth levels is an error wrapping
+// Nesting deeper than MaxDepth (DefaultMaxDepth unless given) is an error wrapping
 // ErrTooDeep (a pointer or an interface followed counts as a level, as a
 // struct, slice or map does), which also stops a value that contains
 // itself.
@@ -245,36 +245,16 @@ func (c *StructCodec) Type() reflect.Type { return c.typ }
 
 // FromStruct converts x, a value of the codec's type or a pointer to one,
 // to a Value. x is not modified or retained, except that the Value shares
-// x's strings. Errors are *StructError values naming the Go field.
-func (c *StructCodec) FromStruct(x any) (Value, error) { return c.FromStructLike(x, Value{}) }
-
-// FromStructLike converts x as FromStruct does, except that each part of
-// x that converts to exactly the part of like at the same path (list items
-// by index; an integer is not taken for an equal float) is like's part
-// itself: the same stored map, list or string, as FromUnstructuredLike
-// gives. The result is equal to FromStruct's; the sharing lets an update
-// comparing the object sent with the live one, converted before it, find
-// the unchanged parts at once, and the result takes memory only for the
-// parts that differ.
-func (c *StructCodec) FromStructLike(x any, like Value) (Value, error) {
-	return c.fromStruct(x, like, reflect.Value{})
-}
-
-// FromStructFrom converts x as FromStructLike(x, o.Value) does, where
-// o.Value is this codec's conversion of o.Data (a value of the codec's
-// type or a pointer to one, unmodified since): besides, a struct below
-// the root, or a part with its own marshalling (MarshalJSON, MarshalText,
-// ToUnstructured), that is equal in Go to o.Data's part at the same place
-// (struct fields, pointers and list items by index; not inside Go maps)
-// is not converted again: its value is o.Value's part there. An update's
-// object, sent whole next to the live one, mostly holds such parts (the
-// parts the update did not touch, managedFields' fieldsV1, timestamps),
-// and comparing two Go values costs a fraction of converting one. It
-// assumes that types with their own marshalling marshal equal values to
-// equal JSON, as the Kubernetes API types do. The result is equal to
-// FromStruct's. A Data of another type is not used.
-func (c *StructCodec) FromStructFrom(x any, o Origin) (Value, error) {
-	orig := reflect.ValueOf(o.Data)
+// x's strings. Errors are *StructError values naming the Go field. Like
+// and LikeOrigin share the like value's equal parts (LikeOrigin's Data,
+// the Go value like came from, lets equal parts skip their conversion);
+// MaxDepth bounds the nesting.
+func (c *StructCodec) FromStruct(x any, opts ...DecodeOption) (Value, error) {
+	cfg, err := resolveOptions(opts)
+	if err != nil {
+		return Value{}, err
+	}
+	orig := reflect.ValueOf(cfg.like.Data)
 	if orig.IsValid() && orig.Type() != c.typ {
 		if orig.Kind() == reflect.Pointer && orig.Type().Elem() == c.typ && !orig.IsNil() {
 			orig = orig.Elem()
@@ -282,10 +262,10 @@ func (c *StructCodec) FromStructFrom(x any, o Origin) (Value, error) {
 			orig = reflect.Value{}
 		}
 	}
-	return c.fromStruct(x, o.Value, orig)
+	return c.fromStruct(x, cfg.like.Value, orig, cfg.maxDepth)
 }
 
-func (c *StructCodec) fromStruct(x any, like Value, orig reflect.Value) (Value, error) {
+func (c *StructCodec) fromStruct(x any, like Value, orig reflect.Value, maxDepth int) (Value, error) {
 	rv := reflect.ValueOf(x)
 	if !rv.IsValid() {
 		return Value{}, &StructError{Type: c.typ, Msg: "nil interface, want a " + c.typ.String()}
@@ -303,7 +283,7 @@ func (c *StructCodec) fromStruct(x any, like Value, orig reflect.Value) (Value, 
 	// Methods with pointer receivers (MarshalJSON, IsZero) need an
 	// addressable value, as they have when x is a pointer.
 	rv = addressable(rv)
-	var e structEncoder
+	e := structEncoder{maxDepth: maxDepth}
 	v, ok := e.value(c.root, rv, orig, like)
 	if !ok {
 		return Value{}, e.error(c.typ)
@@ -375,16 +355,22 @@ func (c *StructCodec) ToStructFrom(v Value, ptr any, origins ...Origin) error {
 // type reachable from x's (which NewStructCodec walks once for all calls).
 // A type with no JSON form is an error when a value of it is met, as with
 // encoding/json, rather than when it is merely reachable.
-func FromStruct(x any) (Value, error) {
+//
+// Like shares the like value's equal parts; MaxDepth bounds the nesting.
+func FromStruct(x any, opts ...DecodeOption) (Value, error) {
+	cfg, err := resolveOptions(opts)
+	if err != nil {
+		return Value{}, err
+	}
 	if x == nil {
 		return Value{}, nil
 	}
 	t := reflect.TypeOf(x)
-	var e structEncoder
+	e := structEncoder{maxDepth: cfg.maxDepth}
 	root, ok := e.planOf(t)
 	if ok {
 		var v Value
-		if v, ok = e.value(root, addressable(reflect.ValueOf(x)), reflect.Value{}, Value{}); ok {
+		if v, ok = e.value(root, addressable(reflect.ValueOf(x)), reflect.Value{}, cfg.like.Value); ok {
 			return v, nil
 		}
 	}
@@ -741,6 +727,7 @@ func hasOption(opts, name string) bool {
 // structEncoder converts Go values to Values; it belongs to one call.
 type structEncoder struct {
 	chunks
+	maxDepth int        // the nesting bound
 	keep    []int32    // the indexes of the fields kept, of the structs being converted
 	entries []mapEntry // the entries of the maps being converted
 	segs    []goSeg    // the path to an error, innermost first
@@ -797,9 +784,9 @@ func (e *structEncoder) value(p *goPlan, rv, orig reflect.Value, like Value) (Va
 		}
 		return sharedString(base64.StdEncoding.EncodeToString(rv.Bytes()), like), true
 	}
-	if e.depth >= DefaultMaxDepth {
+	if e.depth >= e.maxDepth {
 		e.err = ErrTooDeep
-		return e.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+		return e.fail("nesting deeper than %d levels (%v)", e.maxDepth, ErrTooDeep)
 	}
 	e.depth++
 	v, ok := e.container(p, rv, orig, like)
@@ -1071,7 +1058,7 @@ func (f *goField) emptyIn(m structMem) (empty, known bool) {
 func (e *structEncoder) leafIn(f *goField, m structMem, like Value) (v Value, read bool) {
 	off := f.offset
 	if f.mem.kind == memPointer {
-		if e.depth >= DefaultMaxDepth {
+		if e.depth >= e.maxDepth {
 			return Value{}, false
 		}
 		if m.isNil(off) {
@@ -1329,9 +1316,10 @@ func (e *structEncoder) custom(p *goPlan, rv, orig reflect.Value, like Value) (V
 		if s, ok := x.(string); ok {
 			return sharedString(s, like), true
 		}
-		var uc unstructuredConverter
+		uc := unstructuredConverter{maxDepth: e.maxDepth}
 		v, ok := uc.convertLike(x, like)
 		if !ok {
+			e.err = uc.err
 			return e.fail("ToUnstructured of %s: %s%s", p.t, unstructuredPath(uc.segs), uc.msg)
 		}
 		return v, true

@@ -200,7 +200,7 @@ func TestStructCodecScalars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := c.FromStructLike(&x, like)
+		again, err := c.FromStruct(&x, value.Like(like))
 		if err != nil || !value.Same(again, like) {
 			t.Fatalf("%d: FromStructLike of the same struct is not like: %v", i, err)
 		}
@@ -239,7 +239,7 @@ func TestFromStructFromScalars(t *testing.T) {
 			continue
 		}
 		changed++
-		got, err := c.FromStructFrom(&body, value.Origin{Value: like, Data: &orig})
+		got, err := c.FromStruct(&body, value.LikeOrigin(value.Origin{Value: like, Data: &orig}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -749,9 +749,9 @@ func TestFromStructLike(t *testing.T) {
 				for _, from := range []bool{false, true} {
 					var got value.Value
 					if from {
-						got, err = c.FromStructFrom(&b, value.Origin{Value: like, Data: &orig})
+						got, err = c.FromStruct(&b, value.LikeOrigin(value.Origin{Value: like, Data: &orig}))
 					} else {
-						got, err = c.FromStructLike(&b, like)
+						got, err = c.FromStruct(&b, value.Like(like))
 					}
 					if err != nil {
 						t.Fatal(err)
@@ -774,7 +774,7 @@ func TestFromStructLike(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := tsDecoded(t, samples[2])
-	got, err := c.FromStructLike(&again, like)
+	got, err := c.FromStruct(&again, value.Like(like))
 	if err != nil || !value.Same(got, like) {
 		t.Errorf("an unchanged struct: %v, shared %v", err, value.Same(got, like))
 	}
@@ -788,7 +788,7 @@ func TestFromStructLike(t *testing.T) {
 		return (after.TotalAlloc - before.TotalAlloc) / 50
 	}
 	plain := bytesOf(func() { _, _ = c.FromStruct(&again) })
-	shared := bytesOf(func() { _, _ = c.FromStructLike(&again, like) })
+	shared := bytesOf(func() { _, _ = c.FromStruct(&again, value.Like(like)) })
 	if shared >= plain {
 		t.Errorf("an unchanged struct converted like itself: %d bytes, without like %d", shared, plain)
 	}
@@ -796,7 +796,7 @@ func TestFromStructLike(t *testing.T) {
 	bad := again
 	bad.F = math.NaN()
 	_, want := c.FromStruct(&bad)
-	if _, got := c.FromStructLike(&bad, like); want == nil || got == nil || got.Error() != want.Error() {
+	if _, got := c.FromStruct(&bad, value.Like(like)); want == nil || got == nil || got.Error() != want.Error() {
 		t.Errorf("error %v, want %v", got, want)
 	}
 }
@@ -857,7 +857,7 @@ func TestFromStructFrom(t *testing.T) {
 			b := build()
 			tc.change(&b)
 			calls = 0
-			got, err := c.FromStructFrom(&b, value.Origin{Value: like, Data: &orig})
+			got, err := c.FromStruct(&b, value.LikeOrigin(value.Origin{Value: like, Data: &orig}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -880,7 +880,7 @@ func TestFromStructFrom(t *testing.T) {
 	b := build()
 	b.A.calls = &other
 	calls = 0
-	if _, err := c.FromStructFrom(&b, value.Origin{Value: like, Data: &orig}); err != nil || other != 0 {
+	if _, err := c.FromStruct(&b, value.LikeOrigin(value.Origin{Value: like, Data: &orig})); err != nil || other != 0 {
 		t.Errorf("a part equal through another pointer: marshalled %d times (%v)", other, err)
 	}
 	// An origin of another type, or none, is not used; a struct value of
@@ -891,7 +891,7 @@ func TestFromStructFrom(t *testing.T) {
 	}{{nil, 5}, {tsAll{}, 5}, {&orig.A, 5}, {(*tsWithCounted)(nil), 5}, {orig, 1}} {
 		calls = 0
 		b := build()
-		if _, err := c.FromStructFrom(&b, value.Origin{Value: like, Data: tc.data}); err != nil {
+		if _, err := c.FromStruct(&b, value.LikeOrigin(value.Origin{Value: like, Data: tc.data})); err != nil {
 			t.Fatal(err)
 		}
 		if calls != tc.calls {

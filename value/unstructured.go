@@ -2,6 +2,7 @@ package value
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -166,41 +167,30 @@ func (o Origin) item(i int) (Origin, bool) {
 // []map[string]any, []string, map[string]any, map[string]string,
 // map[any]any with string keys, and Value. Anything else is an error that
 // names the path (".spec.x") and the Go type, and so is nesting deeper than
-// DefaultMaxDepth. x is not modified or retained.
-func FromUnstructured(x any) (Value, error) {
-	var c unstructuredConverter
-	v, ok := c.convert(x)
+// MaxDepth (DefaultMaxDepth unless given). With Like, the parts equal to
+// the like value's are its own (see Like). x is not modified or retained.
+func FromUnstructured(x any, opts ...DecodeOption) (Value, error) {
+	cfg, err := resolveOptions(opts)
+	if err != nil {
+		return Value{}, err
+	}
+	c := unstructuredConverter{maxDepth: cfg.maxDepth}
+	v, ok := c.convertLike(x, cfg.like.Value)
 	if !ok && !c.ordered {
 		// The quick conversion failed somewhere; the error reported is
 		// the first in key order, which only the ordered conversion finds.
-		c = unstructuredConverter{ordered: true}
+		c = unstructuredConverter{ordered: true, maxDepth: cfg.maxDepth}
 		v, ok = c.convert(x)
 	}
 	if !ok {
-		path := unstructuredPath(c.segs)
-		if path == "" {
-			return Value{}, fmt.Errorf("value: %s", c.msg)
+		msg := c.msg
+		if path := unstructuredPath(c.segs); path != "" {
+			msg = path + ": " + msg
 		}
-		return Value{}, fmt.Errorf("value: %s: %s", path, c.msg)
-	}
-	return v, nil
-}
-
-// FromUnstructuredLike converts x as FromUnstructured does, except that
-// each part of x that converts to a value equal to the part of like at the
-// same path (list items at the same index) is like's part itself: the same
-// stored map, list or string. The result is equal to FromUnstructured's;
-// what the sharing buys is that an operation comparing it with like, such
-// as an update comparing the object sent with the live one converted
-// before it, finds the unchanged parts at once (value.Same), and that the
-// result takes new memory only for the parts that differ. like may be any
-// value; with one that shares nothing with x this is FromUnstructured.
-func FromUnstructuredLike(x any, like Value) (Value, error) {
-	var c unstructuredConverter
-	v, ok := c.convertLike(x, like)
-	if !ok {
-		// The error, the first in key order, as FromUnstructured finds it.
-		return FromUnstructured(x)
+		if c.err != nil {
+			return Value{}, fmt.Errorf("value: %s (%w)", msg, c.err)
+		}
+		return Value{}, errors.New("value: " + msg)
 	}
 	return v, nil
 }
@@ -208,8 +198,11 @@ func FromUnstructuredLike(x any, like Value) (Value, error) {
 type unstructuredConverter struct {
 	// ordered converts every map in key order (see stringMap).
 	ordered bool
+	// maxDepth bounds the nesting.
+	maxDepth int
 
 	msg   string
+	err   error     // the kind of error (ErrTooDeep), or nil
 	segs  []pathSeg // innermost first
 	depth int
 
@@ -223,6 +216,22 @@ type unstructuredConverter struct {
 type namedAny struct {
 	name string
 	x    any
+}
+
+// tooDeep fails on a list or map nested deeper than maxDepth (a list or
+// map at the top is at depth 1, as in the decoders).
+func (c *unstructuredConverter) tooDeep() (Value, bool) {
+	c.err = ErrTooDeep
+	return c.fail("nesting deeper than %d levels", c.maxDepth)
+}
+
+// scalarData reports whether x converts to a scalar, which adds no level.
+func scalarData(x any) bool {
+	switch x.(type) {
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64, json.Number:
+		return true
+	}
+	return false
 }
 
 func (c *unstructuredConverter) fail(format string, args ...any) (Value, bool) {
@@ -245,11 +254,11 @@ func unstructuredPath(segs []pathSeg) string {
 	return b.String()
 }
 
-// convert converts x, refusing nesting deeper than DefaultMaxDepth (which
-// also stops a map or slice that contains itself).
+// convert converts x, refusing nesting deeper than maxDepth (which also
+// stops a map or slice that contains itself).
 func (c *unstructuredConverter) convert(x any) (Value, bool) {
-	if c.depth >= DefaultMaxDepth {
-		return c.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	if c.depth >= c.maxDepth && !scalarData(x) {
+		return c.tooDeep()
 	}
 	c.depth++
 	v, ok := c.convertAt(x)
@@ -348,7 +357,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 }
 
 // convertLike converts x as convert does, giving like, or like's parts,
-// for what converts to a value equal to them (see FromUnstructuredLike).
+// for what converts to a value equal to them (see Like).
 func (c *unstructuredConverter) convertLike(x any, like Value) (Value, bool) {
 	switch like.kind {
 	case Map:
@@ -369,8 +378,8 @@ func (c *unstructuredConverter) convertLike(x any, like Value) (Value, bool) {
 
 // nested runs convert, one level deeper, as convert does.
 func (c *unstructuredConverter) nested(convert func() (Value, bool)) (Value, bool) {
-	if c.depth >= DefaultMaxDepth {
-		return c.fail("nesting deeper than %d levels (%v)", DefaultMaxDepth, ErrTooDeep)
+	if c.depth >= c.maxDepth {
+		return c.tooDeep()
 	}
 	c.depth++
 	v, ok := convert()

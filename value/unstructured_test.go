@@ -298,7 +298,7 @@ func TestFromUnstructuredLike(t *testing.T) {
 		if want, err = value.FromUnstructured(x); err != nil {
 			return
 		}
-		got, err = value.FromUnstructuredLike(x, like)
+		got, err = value.FromUnstructured(x, value.Like(like))
 		return
 	})
 
@@ -312,13 +312,13 @@ func TestFromUnstructuredLike(t *testing.T) {
 		map[string]any{"a": []any{map[any]any{1: "x"}}},
 	} {
 		_, want := value.FromUnstructured(x)
-		_, got := value.FromUnstructuredLike(x, like)
+		_, got := value.FromUnstructured(x, value.Like(like))
 		if want == nil || got == nil || got.Error() != want.Error() {
 			t.Errorf("error %v, want %v", got, want)
 		}
 	}
 	// An int is not shared with an equal float.
-	got, err := value.FromUnstructuredLike(map[string]any{"a": map[string]any{"b": []any{"c", int64(1)}}, "n": int64(1)}, like)
+	got, err := value.FromUnstructured(map[string]any{"a": map[string]any{"b": []any{"c", int64(1)}}, "n": int64(1)}, value.Like(like))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestFromJSONLike(t *testing.T) {
 		if want, err = value.FromJSON(doc); err != nil {
 			return
 		}
-		got, err = value.FromJSONLike(doc, like)
+		got, err = value.FromJSON(doc, value.Like(like))
 		return
 	})
 	like, err := value.FromJSON([]byte(`{"a":1,"b":{"c":[1,"x"]},"d":"e"}`))
@@ -355,13 +355,34 @@ func TestFromJSONLike(t *testing.T) {
 		`{"a":1,"b":{"c":[1,"x"]},"d":"e"} x`,
 	} {
 		_, want := value.FromJSON([]byte(doc))
-		_, got := value.FromJSONLike([]byte(doc), like)
+		_, got := value.FromJSON([]byte(doc), value.Like(like))
 		if want == nil || got == nil || got.Error() != want.Error() {
 			t.Errorf("%s: error %v, want %v", doc, got, want)
 		}
 	}
 	// The options apply.
-	if _, err := value.FromJSONLike([]byte(`[[[1]]]`), like, value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+	if _, err := value.FromJSON([]byte(`[[[1]]]`), value.Like(like), value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
 		t.Errorf("MaxDepth(2): %v", err)
+	}
+}
+
+// TestFromUnstructuredOptions: MaxDepth bounds the conversions of Go data
+// as it bounds the decoders, and a bad option is an error.
+func TestFromUnstructuredOptions(t *testing.T) {
+	nested := map[string]any{"a": []any{map[string]any{"b": "c"}}}
+	if _, err := value.FromUnstructured(nested, value.MaxDepth(3)); err != nil {
+		t.Errorf("depth 3 within MaxDepth(3): %v", err)
+	}
+	if _, err := value.FromUnstructured(nested, value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("depth 3 with MaxDepth(2): %v, want ErrTooDeep", err)
+	}
+	if _, err := value.FromUnstructured(nested, value.Like(value.NewString("x")), value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("depth 3 with Like and MaxDepth(2): %v, want ErrTooDeep", err)
+	}
+	if _, err := value.FromStruct(struct{ A [][]int }{A: [][]int{{1}}}, value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("struct of depth 3 with MaxDepth(2): %v, want ErrTooDeep", err)
+	}
+	if _, err := value.FromUnstructured(nested, value.MaxDepth(0)); err == nil {
+		t.Error("MaxDepth(0): no error")
 	}
 }

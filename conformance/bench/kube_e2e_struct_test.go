@@ -22,12 +22,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/applyconfigurations"
 	clientscheme "k8s.io/client-go/kubernetes/scheme"
 
+	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -35,6 +38,7 @@ import (
 // reference's field managers with the scheme.
 type e2eStructs struct {
 	codecs map[string]*value.StructCodec          // by object name
+	run    map[string]structRun                   // by object name
 	ref    map[string]*managedfields.FieldManager // by object/subresource
 }
 
@@ -55,7 +59,7 @@ func kubeE2EStructs(tb testing.TB, s *e2eSetup) *e2eStructs {
 }
 
 func buildE2EStructs(s *e2eSetup) (*e2eStructs, error) {
-	st := &e2eStructs{codecs: map[string]*value.StructCodec{}, ref: map[string]*managedfields.FieldManager{}}
+	st := &e2eStructs{codecs: map[string]*value.StructCodec{}, run: map[string]structRun{}, ref: map[string]*managedfields.FieldManager{}}
 	tc := applyconfigurations.NewTypeConverter(clientscheme.Scheme)
 	convertor := runtime.UnsafeObjectConvertor(clientscheme.Scheme)
 	for _, o := range s.objects {
@@ -68,6 +72,18 @@ func buildE2EStructs(s *e2eSetup) (*e2eStructs, error) {
 		}
 		if st.codecs[o.name], err = value.NewStructCodec(reflect.TypeOf(obj).Elem()); err != nil {
 			return nil, err
+		}
+		switch obj.(type) {
+		case *corev1.Pod:
+			st.run[o.name] = structRunner[corev1.Pod]
+		case *corev1.Node:
+			st.run[o.name] = structRunner[corev1.Node]
+		case *corev1.Endpoints:
+			st.run[o.name] = structRunner[corev1.Endpoints]
+		case *appsv1.Deployment:
+			st.run[o.name] = structRunner[appsv1.Deployment]
+		default:
+			return nil, fmt.Errorf("no struct form for a %T", obj)
 		}
 		for _, sub := range []string{"", "status"} {
 			fm, err := managedfields.NewDefaultFieldManager(tc, convertor, e2eDefaulter{}, clientscheme.Scheme, o.gvk, o.gvk.GroupVersion(), sub, refResetFilters(o.gvk, sub))
@@ -140,18 +156,37 @@ func (st *e2eStructs) refStruct(o *e2eObject, r e2eRequest, in structPair) (runt
 	return out, nil
 }
 
-// smStruct runs one request on structmerge, structs in and out.
+// smStruct runs one request on structmerge, structs in and out, with
+// kube.ApplyStruct and kube.UpdateStruct.
 func (st *e2eStructs) smStruct(s *e2eSetup, o *e2eObject, r e2eRequest, in structPair) (runtime.Object, error) {
-	out, origins, err := st.smStructValue(s, o, r, in)
+	run, ok := st.run[o.name]
+	if !ok {
+		return nil, fmt.Errorf("no struct form for %s", o.name)
+	}
+	return run(s.sm[o.name], r, in)
+}
+
+// structRun runs one request of the struct form on a field manager.
+type structRun func(fm *kube.FieldManager, r e2eRequest, in structPair) (runtime.Object, error)
+
+// structRunner is the struct form's request for the Go type T.
+func structRunner[T any](fm *kube.FieldManager, r e2eRequest, in structPair) (runtime.Object, error) {
+	live, _ := any(in.live).(*T) // nil for a create
+	var out *T
+	var err error
+	if r.apply {
+		out, err = kube.ApplyStruct(fm, live, in.body, r.manager, requestOptions(r)...)
+	} else {
+		obj, ok := in.body.(*T)
+		if !ok {
+			return nil, fmt.Errorf("an update's body is a %T", in.body)
+		}
+		out, err = kube.UpdateStruct(fm, live, obj, r.manager, requestOptions(r)...)
+	}
 	if err != nil {
 		return nil, err
 	}
-	c := st.codecs[o.name]
-	obj := reflect.New(c.Type()).Interface()
-	if err := c.ToStructFrom(out, obj, origins...); err != nil {
-		return nil, err
-	}
-	return obj.(runtime.Object), nil
+	return any(out).(runtime.Object), nil
 }
 
 // smStructValue runs one request on structmerge from structs, and returns
@@ -172,9 +207,9 @@ func (st *e2eStructs) smStructValue(s *e2eSetup, o *e2eObject, r e2eRequest, in 
 	// with their own marshalling (managedFields, times) are not
 	// marshalled again.
 	if r.apply {
-		body, err = value.FromUnstructuredLike(in.body.(map[string]any), live)
+		body, err = value.FromUnstructured(in.body.(map[string]any), value.Like(live))
 	} else {
-		body, err = c.FromStructFrom(in.body, value.Origin{Value: live, Data: in.live})
+		body, err = c.FromStruct(in.body, value.LikeOrigin(value.Origin{Value: live, Data: in.live}))
 	}
 	if err != nil {
 		return value.Value{}, nil, err

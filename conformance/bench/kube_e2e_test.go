@@ -36,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +45,8 @@ import (
 
 	"github.com/structmerge/structmerge/conformance/kubeengine"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -482,7 +485,10 @@ func buildE2E(tb testing.TB) *e2eSetup {
 	// structmerge: one field manager for the built-in kinds, one for the
 	// custom resource, with the reset fields above and a fixed clock.
 	opts := []kube.Option{kube.WithClock(func() time.Time { return e2eNow }), kube.WithResetFields(smResetFields), kube.WithReplicasPaths(nil)}
-	builtinFM, err := kube.NewFieldManager(kube.BuiltinTypes(), opts...)
+	// The struct form's types (kube_e2e_struct_test.go) get their
+	// conversions built once, as a server builds them at start.
+	builtinFM, err := kube.NewFieldManager(kube.BuiltinTypes(), append(opts, kube.WithStructTypes(
+		reflect.TypeFor[corev1.Pod](), reflect.TypeFor[corev1.Node](), reflect.TypeFor[corev1.Endpoints](), reflect.TypeFor[appsv1.Deployment]()))...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -668,53 +674,33 @@ func (s *e2eSetup) runSM(o *e2eObject, r e2eRequest, live, body value.Value) (va
 	return fm.Update(live, body, r.manager, opts...)
 }
 
-// smUnstructured runs one request on structmerge, maps in and out.
+// smUnstructured runs one request on structmerge, maps in and out, as a
+// new user would: the field manager's own methods on maps.
 func (s *e2eSetup) smUnstructured(o *e2eObject, r e2eRequest, in mapPair) (map[string]any, error) {
-	var live value.Value
-	var err error
-	if in.live != nil {
-		if live, err = value.FromUnstructured(in.live); err != nil {
-			return nil, err
-		}
+	fm := s.sm[o.name]
+	opts := requestOptions(r)
+	if r.apply {
+		return fm.ApplyUnstructured(in.live, in.body, r.manager, opts...)
 	}
-	// The body converted like the live object shares the live value's
-	// unchanged parts (an update sends the whole object).
-	body, err := value.FromUnstructuredLike(in.body, live)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.runSM(o, r, live, body)
-	if err != nil {
-		return nil, err
-	}
-	// The result shares what did not change with the caller's maps, as
-	// the reference's does.
-	m, ok := out.UnstructuredFrom(value.Origin{Value: live, Data: in.live}, value.Origin{Value: body, Data: in.body}).(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("structmerge returned a %v", out.Kind())
-	}
-	return m, nil
+	return fm.UpdateUnstructured(in.live, in.body, r.manager, opts...)
 }
 
-// smJSON runs one request on structmerge, JSON in and out.
+// smJSON runs one request on structmerge, JSON in and out, with the field
+// manager's own methods on JSON.
 func (s *e2eSetup) smJSON(o *e2eObject, r e2eRequest, live, body []byte) ([]byte, error) {
-	var lv value.Value
-	var err error
-	if live != nil {
-		if lv, err = value.FromJSON(live); err != nil {
-			return nil, err
-		}
+	fm := s.sm[o.name]
+	opts := requestOptions(r)
+	if r.apply {
+		return fm.ApplyJSON(live, body, r.manager, opts...)
 	}
-	// The body decoded like the live object shares its unchanged parts.
-	bv, err := value.FromJSONLike(body, lv)
-	if err != nil {
-		return nil, err
+	return fm.UpdateJSON(live, body, r.manager, opts...)
+}
+
+func requestOptions(r e2eRequest) []kube.RequestOption {
+	if r.subresource != "" {
+		return []kube.RequestOption{kube.Subresource(r.subresource)}
 	}
-	out, err := s.runSM(o, r, lv, bv)
-	if err != nil {
-		return nil, err
-	}
-	return value.ToJSON(out), nil
+	return nil
 }
 
 // refJSON runs one request on the reference, JSON in and out:

@@ -91,5 +91,5 @@ func (d *CustomResourceDefaulter) Default(obj value.Value) (value.Value, error) 
 		}
 	}
 	structuraldefaulting.Default(u, s)
-	return value.FromUnstructuredLike(u, obj)
+	return value.FromUnstructured(u, value.Like(obj))
 }

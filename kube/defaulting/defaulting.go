@@ -104,5 +104,5 @@ func (d *Defaulter) Default(obj value.Value) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, fmt.Errorf("encoding %s: %w", gvk, err)
 	}
-	return value.FromJSONLike(data, obj)
+	return value.FromJSON(data, value.Like(obj))
 }

@@ -302,5 +302,5 @@ func (s *Strategies) versioned(obj runtime.Object, gvk schema.GroupVersionKind, 
 	if err != nil {
 		return value.Value{}, fmt.Errorf("encoding %s: %w", gvk, err)
 	}
-	return value.FromJSONLike(data, like)
+	return value.FromJSON(data, value.Like(like))
 }

@@ -369,6 +369,10 @@ func report(w io.Writer, rows []row) {
 	cw := &countingWriter{w: w}
 	w = cw
 	section(w, "end-to-end", func(w io.Writer) { printEndToEnd(w, e2e) })
+	if len(newUserRows(e2e)) > 0 {
+		fmt.Fprintln(w)
+	}
+	section(w, "new-user", func(w io.Writer) { printNewUser(w, e2e) })
 	section(w, "floor", func(w io.Writer) { printFloor(w, e2e) })
 	if len(boundary) > 0 && cw.n > 0 {
 		fmt.Fprintln(w)
@@ -556,6 +560,65 @@ func printEndToEnd(w io.Writer, rows []row) {
 			fmt.Fprintf(w, "  %s (%s): geometric mean over %d rows: %s\n", f.name, f.what, len(in), geomeanOf(in))
 		}
 	}
+}
+
+// The new-user path: what a caller who knows only the obvious names gets,
+// kube.FieldManager's ApplyUnstructured and UpdateUnstructured on maps,
+// on apimachinery's own fixtures (Pod, Node, Endpoints) and the four
+// requests every object gets. Its target: newUserTarget in the geometric
+// mean of the time ratios, no row under newUserFloor.
+var (
+	newUserObjects = []string{"Pod", "Node", "Endpoints"}
+	newUserOps     = []string{"Create", "Reapply", "ApplyChange", "ControllerUpdate"}
+)
+
+const (
+	newUserTarget = 6.5
+	newUserFloor  = 3.0
+)
+
+// newUserRows returns the rows of the new-user path that were run, in
+// object and operation order.
+func newUserRows(rows []row) []row {
+	var out []row
+	for _, o := range newUserObjects {
+		for _, op := range newUserOps {
+			name := e2ePrefix + "Unstructured/" + o + "/" + op
+			if i := slices.IndexFunc(rows, func(r row) bool { return r.name == name }); i >= 0 {
+				out = append(out, rows[i])
+			}
+		}
+	}
+	return out
+}
+
+// printNewUser prints the new-user path's rows, their geometric mean and
+// the slowest row against the targets.
+func printNewUser(w io.Writer, rows []row) {
+	in := newUserRows(rows)
+	if len(in) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "new-user path (a row group of the end to end table): kube.FieldManager.ApplyUnstructured and UpdateUnstructured, maps in and out, "+
+		"on apimachinery's Pod, Node and Endpoints fixtures (%s);\n", strings.Join(newUserOps, ", "))
+	fmt.Fprintf(w, "ratios are apimachinery/structmerge; target: a geometric mean of at least %gx in time, no row under %gx\n", newUserTarget, newUserFloor)
+	printTable(w, in, "apimachinery")
+	fmt.Fprintln(w)
+	g := geomeanOf(in)
+	slowest := in[0]
+	ratio := func(r row) float64 { return median(r.ref.ns) / median(r.smrg.ns) }
+	for _, r := range in[1:] {
+		if ratio(r) < ratio(slowest) {
+			slowest = r
+		}
+	}
+	met := "met"
+	if len(in) < len(newUserObjects)*len(newUserOps) {
+		met = fmt.Sprintf("not judged: %d of %d rows run", len(in), len(newUserObjects)*len(newUserOps))
+	} else if g.time < newUserTarget || ratio(slowest) < newUserFloor {
+		met = "not met"
+	}
+	fmt.Fprintf(w, "new-user path: geometric mean over %d rows: %s; slowest row %s at %.1fx; target %s\n", len(in), g, slowest.name, ratio(slowest), met)
 }
 
 // e2eTarget is the time ratio the end to end rows are to reach,

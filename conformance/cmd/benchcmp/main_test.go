@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -631,5 +632,44 @@ func TestPerformanceDocIsGenerated(t *testing.T) {
 	}
 	if _, err := updateDoc("# no sections\n", rows); err == nil {
 		t.Error("a document without the run's sections is not an error")
+	}
+}
+
+// TestNewUserTarget: the new-user section judges the twelve rows against
+// the targets: met with every row at 7x, not met with one row under the
+// floor although the mean passes, not judged with rows missing.
+func TestNewUserTarget(t *testing.T) {
+	lines := func(slow string, skip string) []byte {
+		var b strings.Builder
+		for _, o := range newUserObjects {
+			for _, op := range newUserOps {
+				name := "KubeEndToEnd/Unstructured/" + o + "/" + op
+				if name == skip {
+					continue
+				}
+				sm := "100000"
+				if name == slow {
+					sm = "500000" // 1000000/500000: 2x
+				}
+				fmt.Fprintf(&b, "Benchmark%s/apimachinery-2 100 700000 ns/op 1000 B/op 10 allocs/op\n", name)
+				fmt.Fprintf(&b, "Benchmark%s/structmerge-2 100 %s ns/op 100 B/op 1 allocs/op\n", name, sm)
+			}
+		}
+		return []byte(b.String())
+	}
+	for _, tc := range []struct {
+		name, slow, skip, want string
+	}{
+		{"all at 7x", "", "", "target met"},
+		{"one at 1.4x", "KubeEndToEnd/Unstructured/Endpoints/Create", "", "slowest row KubeEndToEnd/Unstructured/Endpoints/Create at 1.4x; target not met"},
+		{"a row missing", "", "KubeEndToEnd/Unstructured/Node/Reapply", "target not judged: 11 of 12 rows run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			printNewUser(&out, parse(lines(tc.slow, tc.skip)))
+			if !strings.Contains(out.String(), tc.want) {
+				t.Errorf("want %q in:\n%s", tc.want, out.String())
+			}
+		})
 	}
 }
