@@ -36,7 +36,13 @@ trap 'rm -rf "$tmp"' EXIT
 # fuzz target of the module.
 list() {
 	local module="$1" pkg
-	for pkg in $(cd "$module" && go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do
+	# Only packages whose test files declare a Fuzz function are listed
+	# with go test -list (which builds their tests): listing every package
+	# would build every test binary of the module once more.
+	for pkg in $(cd "$module" && go list -f '{{.ImportPath}}{{range .TestGoFiles}} {{$.Dir}}/{{.}}{{end}}{{range .XTestGoFiles}} {{$.Dir}}/{{.}}{{end}}' ./... |
+		while read -r ip files; do
+			if [ -n "$files" ] && grep -q '^func Fuzz' $files; then echo "$ip"; fi
+		done); do
 		if ! (cd "$module" && go test -list '^Fuzz' "$pkg") >"$tmp/list" 2>&1; then
 			# A package whose tests do not build fails, and the others run.
 			{
