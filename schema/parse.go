@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/structmerge/structmerge/internal/valueown"
+	"github.com/structmerge/structmerge/internal/yamlnode"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -37,68 +39,26 @@ func CompileYAML(data []byte) (*Schema, error) {
 // keys). Boolean keys also accept the YAML 1.1 words yes/no/on/off/y/n.
 // Parse checks the shape of the input only; names, references and
 // relationship words are checked by Compile. Every problem is reported (as
-// an *Error), each with its line.
+// an *Error), each with its line; the input must be one YAML document.
 //
 // Parse does not keep data, but the strings of the Document (and so of a
 // Schema compiled from it) may share one copy of the input's bytes.
 func Parse(data []byte) (*Document, error) {
-	// Most schema files are in a plain subset of YAML that fastYAML reads
-	// several times faster than the YAML library, into the same tree. Any
-	// input outside it, and any input with a problem, goes through the
-	// library, so that there is one source of truth for messages.
-	if root, ok := fastYAML(data); ok {
-		p := parser{budget: 16*len(data) + 4096}
-		if doc := p.document(root); len(p.problems) == 0 {
-			return doc, nil
+	root, err := yamlnode.Read(data)
+	if err != nil {
+		var e *yamlnode.Error
+		if errors.As(err, &e) {
+			return nil, &Error{Problems: []Problem{{Kind: ErrSyntax, Line: e.Line, Message: e.Msg, Err: err}}}
 		}
+		return nil, &Error{Problems: []Problem{{Kind: ErrSyntax, Message: err.Error(), Err: err}}}
 	}
-	return parseWithLibrary(data)
-}
-
-// parseWithLibrary is Parse using only the YAML library's reader.
-func parseWithLibrary(data []byte) (*Document, error) {
-	var root yaml.Node
-	if err := unmarshalNode(data, &root); err != nil {
-		line, msg := yamlErrorLine(err.Error())
-		return nil, &Error{Problems: []Problem{{Kind: ErrSyntax, Line: line, Message: msg, Err: err}}}
-	}
-	p := parser{budget: 16*len(data) + 4096}
-	doc := p.document(&root)
+	p := parser{budget: 16*len(data) + 4095}
+	doc := p.document(root)
 	if len(p.problems) > 0 {
 		sortByPosition(p.problems)
 		return nil, &Error{Problems: p.problems}
 	}
 	return doc, nil
-}
-
-// yamlErrorLine splits the YAML library's "yaml: line N: what" messages into
-// N and "yaml: what", so that the line is in the Problem's Line like every
-// other problem's. Other messages are returned as they are, with line 0.
-func yamlErrorLine(msg string) (int, string) {
-	rest, ok := strings.CutPrefix(msg, "yaml: line ")
-	if !ok {
-		return 0, msg
-	}
-	num, what, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return 0, msg
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil {
-		return 0, msg
-	}
-	return n, "yaml: " + what
-}
-
-// unmarshalNode runs the YAML decoder, turning any panic that escapes it into
-// an error: bad input must never crash the caller.
-func unmarshalNode(data []byte, n *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml decoder failed: %v", r)
-		}
-	}()
-	return yaml.Unmarshal(data, n)
 }
 
 type parser struct {
@@ -280,16 +240,8 @@ func (p *parser) sequence(n *yaml.Node, what string, depth int, fn func(item *ya
 func (p *parser) document(root *yaml.Node) *Document {
 	doc := &Document{}
 	n := p.enter(root, 0)
-	if n == nil || n.Kind == 0 { // 0: empty input
+	if n == nil { // no document: empty input
 		return doc
-	}
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return doc
-		}
-		if n = p.enter(n.Content[0], 1); n == nil {
-			return doc
-		}
 	}
 	p.mapping(n, "schema", func(key string, k, v *yaml.Node) {
 		if key != "types" {

@@ -74,6 +74,8 @@ var parseErrorCases = []struct {
 	{"alias cycle", "types:\n- name: a\n  map: &m {elementType: {map: *m}}\n",
 		`schema: type "a": input expands to too many nodes (YAML aliases?) (line 3 column 25)`, ErrTooLarge},
 	{"alias bomb", aliasBomb(9), `schema: type "a": input expands to too many nodes (YAML aliases?) (line 7 column 21)`, ErrTooLarge},
+	{"two documents", "types: []\n---\ntypes: [{name: a, scalar: string}]\n",
+		`schema: the file holds more than one YAML document (line 2)`, ErrSyntax},
 }
 
 // aliasBomb builds a schema whose default value doubles in size with each of

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/structmerge/structmerge/internal/yamlnode"
 )
 
 // Limits that keep a hostile file from exhausting memory or the stack.
@@ -177,57 +178,20 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) error {
 	return &ParseError{File: d.path, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// parseDocument reads the single YAML document in data.
-func parseDocument(data []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("the file is empty")
-		}
-		return nil, err
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		if err != nil {
-			return nil, err
-		}
-		return nil, errors.New("the file holds more than one YAML document")
-	}
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		return doc.Content[0], nil
-	}
-	return &doc, nil
-}
-
 func parse(path string, data []byte, readFile func(string) ([]byte, error)) (*File, error) {
 	d := &decoder{path: path, dir: filepath.Dir(path), readFile: readFile}
-	root, err := parseDocument(data)
+	root, err := yamlnode.Read(data)
 	if err != nil {
-		return nil, &ParseError{File: path, Line: yamlErrorLine(err), Msg: "invalid YAML: " + err.Error(), Err: err}
+		var e *yamlnode.Error
+		if errors.As(err, &e) {
+			return nil, &ParseError{File: path, Line: e.Line, Msg: "invalid YAML: " + e.Msg, Err: err}
+		}
+		return nil, &ParseError{File: path, Msg: "invalid YAML: " + err.Error(), Err: err}
+	}
+	if root == nil {
+		return nil, &ParseError{File: path, Msg: "invalid YAML: the file is empty"}
 	}
 	return d.file(root)
-}
-
-// yamlErrorLine extracts the line number yaml.v3 puts in its messages
-// ("yaml: line 12: ...").
-func yamlErrorLine(err error) int {
-	msg := err.Error()
-	i := strings.Index(msg, "line ")
-	if i < 0 {
-		return 0
-	}
-	n := 0
-	for _, c := range msg[i+len("line "):] {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int(c-'0')
-		if n > 1<<30 {
-			return 0
-		}
-	}
-	return n
 }
 
 // entry is one key of a mapping.

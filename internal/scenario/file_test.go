@@ -205,7 +205,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", 0, "the file is empty"},
 		{"not a mapping", "- a\n", 1, "a scenario must be a mapping, not a list"},
 		{"bad yaml", "a: [\n", 1, "invalid YAML"},
-		{"two documents", head + step + "---\na: 1\n", 0, "more than one YAML document"},
+		{"two documents", head + step + "---\na: 1\n", 8, "more than one YAML document"},
 		{"unknown top key", head + step + "expects: {}\n", 8, `unknown key "expects"`},
 		{"kubernetes key in structured", head + step + "crds: []\n", 8, `key "crds" is not valid in a structured scenario`},
 		{"structured key in kubernetes", "kubernetes: true\ntype: x\n" + step, 2, `key "type" is not valid in a kubernetes scenario`},

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/structmerge/structmerge/internal/yamlnode"
 )
 
 // found is one path to run: a scenario file, or a path that could not be
@@ -87,8 +89,8 @@ func notScenario(path string) bool {
 	if err != nil {
 		return false
 	}
-	root, err := parseDocument(data)
-	if err != nil || root.Kind != yaml.MappingNode {
+	root, err := yamlnode.Read(data)
+	if err != nil || root == nil || root.Kind != yaml.MappingNode {
 		return false
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
