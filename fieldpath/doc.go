@@ -19,24 +19,28 @@
 // Sets are persistent: an operation builds its result from the unchanged
 // subtrees of its inputs, and returns an input itself when the result equals
 // it (a union with a subset, a difference with a disjoint set, ...), without
-// allocating. A Builder builds a set from many paths at once; an
-// Assembler builds sets bottom up for walks over trees (Open, AddMember,
-// AddChild, Close), allocating them from a few blocks; ParseFieldsV1
-// allocates the nodes of a set in a few large chunks.
+// allocating. A Builder builds a set from many paths at once, allocating
+// its nodes from a few blocks; ParseFieldsV1 allocates the nodes of a set
+// in a few large chunks.
 //
-// The Assembler's faster operations that trust their caller to add entries
-// in order (CloseInOrder, CloseInOrderLike, Room, SetOf) and its scratch
-// stacks serve package typed's walks. They are not methods: the module
-// reaches them through an internal package, so no caller outside it can
-// build a broken Set; a build with the race detector or the `invariants`
-// tag checks every set they make.
+// Package typed builds its sets bottom up while it walks values, with an
+// Assembler that is internal to this module (package internal/setasm):
+// some of its operations trust their caller to add entries in order, and
+// no caller outside the module may build a broken Set. The blocks sets are
+// carved from are internal/setarena's; only this package fills in a set's
+// nodes (export.go registers the functions the Assembler uses, through
+// internal/valueown). A build with the race detector or the `invariants`
+// tag checks every set made from entries trusted to be in order.
 //
 // # Unsafe and pools
 //
 // repr.go holds every use of package unsafe (a path element is two words,
 // a set node 32 bytes; pointers only ever point into immutable data), and
 // pools.go the two pools of scratch memory (FieldsV1 encoding and decoding),
-// which are cleared before reuse and never reachable from a result.
+// which are cleared before reuse and never reachable from a result. The
+// internal packages that assemble sets and hand out their memory
+// (internal/setasm, internal/setarena) use neither: the representation
+// whose layout unsafe code relies on stays in repr.go.
 //
 // # Concurrency
 //

@@ -49,7 +49,3 @@ func CountNodesForTest(s *Set) (nodes, distinct int) {
 	walk(s)
 	return nodes, distinct
 }
-
-// InvariantsChecked tells the tests whether this build checks the sets the
-// operations that trust their caller make.
-const InvariantsChecked = invariants

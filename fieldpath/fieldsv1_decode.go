@@ -419,14 +419,14 @@ func normalizeDecoded(ms []PathElement, cs []Child) ([]PathElement, []Child) {
 // with copies of them.
 func (d *decoder) finish(ms []PathElement, cs []Child) *Set {
 	if !d.share {
-		return d.nodeArena.node(ms, cs)
+		return arenaNode(&d.nodeArena, ms, cs)
 	}
 	h := hashWords(hashWords(internSeed, ms), cs)
 	slot := findNode(&d.nodes, h, ms, cs)
 	if slot != nil && slot.val != nil {
 		return slot.val
 	}
-	s := d.nodeArena.node(ms, cs)
+	s := arenaNode(&d.nodeArena, ms, cs)
 	d.nodes.add(slot, h, s)
 	return s
 }

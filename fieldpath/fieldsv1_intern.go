@@ -149,11 +149,11 @@ func (t *internTable[T]) add(slot *internSlot[T], h uint64, v T) {
 func (d *decoder) presize() {
 	if d.mode.share == shareOn || d.mode.share == shareAuto && len(d.data) >= shareFrom {
 		d.share = true
-		d.nodeArena.expect(64, 32)
+		d.nodeArena.Expect(64, 32)
 		return
 	}
 	if len(d.data) >= 400 {
-		d.nodeArena.reserve(len(d.data)/24+1, len(d.data)/46+1)
+		d.nodeArena.Reserve(len(d.data)/24+1, len(d.data)/46+1)
 	}
 }
 

@@ -28,7 +28,7 @@ func ParseFieldsV1Value(v value.Value) (s *Set, canonical bool, err error) {
 		d := decoder{buf: sc.buf, buf2: sc.buf2, keyStack: sc.keyStack, members: sc.members, children: sc.children,
 			names: internTable[string]{slots: sc.names[:cap(sc.names)]}, nodes: internTable[*Set]{slots: sc.nodes[:cap(sc.nodes)]}}
 		members, nodes := countFieldsV1(v)
-		d.nodeArena.reserve(members, nodes)
+		d.nodeArena.Reserve(members, nodes)
 		d.virtual = members * 24
 		s, _, canonical, ok := d.valueNode(1, v)
 		sc.put(&d)

@@ -2,9 +2,10 @@
 
 package fieldpath
 
-// checkEntries checks nothing in a normal build: the callers of the
-// Assembler's unchecked operations are the walks of package typed, whose
-// tests run in the checking build (go test -race, or -tags invariants).
+// checkEntries checks nothing in a normal build (export.go does not even
+// register it): the callers of the unchecked operations of package
+// setasm's Assembler are the walks of package typed, whose tests run in
+// the checking build (go test -race, or -tags invariants).
 func checkEntries([]PathElement, []Child) {}
 
 // invariants reports whether this build checks the sets the operations

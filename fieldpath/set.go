@@ -55,9 +55,7 @@ func NewSet(paths ...Path) *Set {
 	var b Builder
 	// Size the first blocks for the paths: at most one member each, and
 	// typically fewer than one interior node per two paths.
-	b.arena.elemChunk = len(paths)
-	b.arena.setChunk = len(paths) / 2
-	b.arena.kidChunk = len(paths) / 2
+	b.arena.Expect(len(paths), len(paths)/2)
 	for _, p := range paths {
 		b.Insert(p)
 	}

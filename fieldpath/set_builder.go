@@ -1,5 +1,7 @@
 package fieldpath
 
+import "slices"
+
 // Builder builds a Set from paths inserted one at a time. It is much faster
 // than repeated Set.Insert and allocates the nodes of the result in a few
 // blocks. It accepts paths in any order; input sorted by Path.Compare, or in
@@ -71,7 +73,7 @@ func (b *Builder) finish(f frame) *Set {
 	if f.unsorted {
 		ms, cs = sortMembers(ms), sortChildren(cs)
 	}
-	s := b.arena.node(ms, cs)
+	s := arenaNode(&b.arena, ms, cs)
 	clear(b.members[f.mBase:])
 	clear(b.children[f.cBase:])
 	b.members, b.children = b.members[:f.mBase], b.children[:f.cBase]
@@ -88,4 +90,25 @@ func (b *Builder) Build() *Set {
 	s := b.finish(b.frames[0])
 	*b = Builder{}
 	return s
+}
+
+// sortMembers sorts ms in place and drops repeats.
+func sortMembers(ms []PathElement) []PathElement {
+	slices.SortFunc(ms, PathElement.Compare)
+	return slices.CompactFunc(ms, func(x, y PathElement) bool { return x.Compare(y) == 0 })
+}
+
+// sortChildren sorts cs in place by element and unites the sets of repeated
+// elements.
+func sortChildren(cs []Child) []Child {
+	slices.SortStableFunc(cs, func(x, y Child) int { return x.Element.Compare(y.Element) })
+	out := cs[:0]
+	for _, c := range cs {
+		if n := len(out); n > 0 && out[n-1].Element.Compare(c.Element) == 0 {
+			out[n-1].Set = out[n-1].Set.Union(c.Set)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"github.com/structmerge/structmerge/internal/setasm"
 	"sync"
 	"unsafe"
 
@@ -16,7 +17,7 @@ import (
 // (scratch.keys) are never pooled. put clears everything before the bufs
 // go back, so a pooled bufs holds no reference to any value or set.
 type bufs struct {
-	asm  [3]fieldpath.Assembler
+	asm  [3]setasm.Assembler
 	path fieldpath.Path
 	sc   scratch
 }

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"cmp"
+	"github.com/structmerge/structmerge/internal/setasm"
 	"strings"
 
 	"github.com/structmerge/structmerge/fieldpath"
@@ -80,7 +81,7 @@ func compare(t *schema.Type, lhs, rhs value.Value, skipShared bool, added sizeHi
 // below them to the open nodes, and returns the changes of the values
 // themselves for the caller to add.
 type comparer struct {
-	added, modified, removed *fieldpath.Assembler // in the walk's bufs
+	added, modified, removed *setasm.Assembler // in the walk's bufs
 	path                     fieldpath.Path
 	errs                     errorList
 	sc                       scratch
@@ -106,7 +107,7 @@ const (
 )
 
 // close closes the node opened at l in set k of w at the current depth.
-func (w *comparer) close(k int, l fieldpath.Level) *fieldpath.Set {
+func (w *comparer) close(k int, l setasm.Level) *fieldpath.Set {
 	if w.listDone {
 		return w.list[k]
 	}
@@ -122,7 +123,7 @@ func (w *comparer) close(k int, l fieldpath.Level) *fieldpath.Set {
 	return s
 }
 
-func (w *comparer) assembler(k int) *fieldpath.Assembler {
+func (w *comparer) assembler(k int) *setasm.Assembler {
 	switch k {
 	case setAdded:
 		return w.added
@@ -507,7 +508,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 	var ms [3][]fieldpath.PathElement
 	var cs [3][]fieldpath.Child
 	for k := range 3 {
-		ms[k], cs[k] = own.Assembler.Room(w.assembler(k), members[k], children[k])
+		ms[k], cs[k] = w.assembler(k).Room(members[k], children[k])
 	}
 	for e := range entries {
 		var pe fieldpath.PathElement
@@ -528,7 +529,7 @@ func (w *comparer) itemsInListOrder(elem *schema.Type, litems, ritems []value.Va
 		}
 	}
 	for k := range 3 {
-		w.list[k] = own.Assembler.SetOf(w.assembler(k), ms[k], cs[k])
+		w.list[k] = w.assembler(k).SetOf(ms[k], cs[k])
 	}
 	w.listDone = true
 }

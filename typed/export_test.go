@@ -2,8 +2,6 @@ package typed
 
 import (
 	"fmt"
-
-	"github.com/structmerge/structmerge/internal/own"
 )
 
 // PooledScratchDirty takes a buffer from the pool and describes any entry in
@@ -13,7 +11,7 @@ func PooledScratchDirty() string {
 	b := getBufs()
 	defer b.put()
 	for i := range b.asm {
-		ms, cs := own.Assembler.Stacks(&b.asm[i])
+		ms, cs := b.asm[i].Stacks()
 		for j, pe := range ms[:cap(ms)] {
 			if pe.Kind() != 0 {
 				return fmt.Sprintf("members[%d][%d] = %v", i, j, pe)

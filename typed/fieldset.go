@@ -3,6 +3,7 @@ package typed
 import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
+	"github.com/structmerge/structmerge/internal/setasm"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -56,8 +57,8 @@ func walkFieldSet(t *schema.Type, v value.Value, all bool, hint sizeHint) (*fiel
 // map's fields are sorted, a list's items are visited in element order), so
 // nodes are closed without checking the order.
 type fieldSetter struct {
-	a    *fieldpath.Assembler // in the walk's bufs
-	path fieldpath.Path       // for errors
+	a    *setasm.Assembler // in the walk's bufs
+	path fieldpath.Path    // for errors
 	errs errorList
 	sc   scratch
 	// all makes every field a member, not only the leaves (see addedSet).
@@ -69,13 +70,13 @@ type fieldSetter struct {
 
 // close closes the node opened at l: a list's node is the set doItems made,
 // any other is made of the entries added to it.
-func (w *fieldSetter) close(l fieldpath.Level) *fieldpath.Set {
+func (w *fieldSetter) close(l setasm.Level) *fieldpath.Set {
 	if w.listDone {
 		s := w.list
 		w.list, w.listDone = nil, false
 		return s
 	}
-	return own.Assembler.CloseInOrder(w.a, l)
+	return w.a.CloseInOrder(l)
 }
 
 // walk adds the entries of v to the open node and reports whether v's own
@@ -151,14 +152,14 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		if w.listDone {
 			subs[i] = w.close(lv)
 		} else {
-			subs[i] = own.Assembler.CloseInOrderLike(w.a, lv, prev)
+			subs[i] = w.a.CloseInOrderLike(lv, prev)
 		}
 		prev = subs[i]
 		w.path = w.path[:len(w.path)-1]
 	}
 	// The list's node is made in place: a long list's entries would
 	// otherwise be copied from the stacks into the set.
-	ms, cs := own.Assembler.Room(w.a, len(idx.order), len(idx.order))
+	ms, cs := w.a.Room(len(idx.order), len(idx.order))
 	for _, p := range idx.order {
 		i := int(p)
 		if idx.hasDuplicates(i) {
@@ -173,5 +174,5 @@ func (w *fieldSetter) doItems(l *schema.List, items []value.Value) {
 		}
 		ms = append(ms, pes[i])
 	}
-	w.list, w.listDone = own.Assembler.SetOf(w.a, ms, cs), true
+	w.list, w.listDone = w.a.SetOf(ms, cs), true
 }

@@ -1,8 +1,8 @@
 // Package own is how the packages of this module above value and
 // fieldpath reach their operations that take or lend slices without a
-// copy (see package valueown): own.Value.Map(fields), own.Set.Members(s),
-// own.Assembler.SetOf(a, members, children).
-// Code outside the module cannot import it.
+// copy (see package valueown): own.Value.Map(fields), own.Set.Members(s).
+// (typed builds its sets with the Assembler of package setasm.) Code
+// outside the module cannot import it.
 //
 // Concurrency: its variables are set during initialisation and never
 // written again; safe for concurrent use.
@@ -20,9 +20,6 @@ var (
 	Value = valueown.Of[value.Value, value.Field]()
 	// Set holds fieldpath's operations.
 	Set = valueown.SetOf[*fieldpath.Set, fieldpath.PathElement, fieldpath.Child, value.Field, value.Value]()
-	// Assembler holds the operations of fieldpath's Assembler that trust
-	// their caller.
-	Assembler = valueown.AssemblerOf[*fieldpath.Assembler, fieldpath.Level, *fieldpath.Set, fieldpath.PathElement, fieldpath.Child]()
 )
 
 // Typed holds the operations of package typed that only the merge uses;

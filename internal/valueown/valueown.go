@@ -1,7 +1,9 @@
 // Package valueown gives the packages of this module the operations of
 // packages value and fieldpath that hand slices over without copying them:
 // building a map, a list or a key from a slice the caller gives up, and
-// reading the slices of a map, a list, a set or a key. Decoders and the
+// reading the slices of a map, a list, a set or a key, and filling in a
+// set node from slices (for the Assembler of package setasm, with which
+// typed builds sets in memory of its own). Decoders and the
 // merge build many nodes, and a copy of each would double their
 // allocations. The public constructors copy and the public accessors yield
 // elements, so that no caller outside the module can change a value or a
@@ -9,8 +11,9 @@
 // package.
 //
 // Packages value and fieldpath register their functions when they are
-// initialised, before any package that imports them; Of and SetOf return
-// them (package own holds them for the packages above).
+// initialised, before any package that imports them; Of, SetOf and
+// NodesOf return them (package own holds the first two for the packages
+// above, package setasm the last).
 //
 // Concurrency: the functions are registered once, during initialisation,
 // and never written again; safe for concurrent use.

@@ -376,17 +376,17 @@ func init() {
 		return setFromCore(s, func(v core.Value) interface{} { return v.Unstructured() })
 	}
 	setlink.ToCore = func(s any) (*corefieldpath.Set, error) {
-		var a corefieldpath.Assembler
+		var b corefieldpath.Builder
 		var err error
-		out := s.(*Set).assemble(&a, &err)
-		return out, err
+		s.(*Set).insertInto(&b, nil, &err)
+		return b.Build(), err
 	}
 }
 
-// assemble converts s to structmerge's set with a, keeping the first
-// error in *errp and leaving out the element it is about.
-func (s *Set) assemble(a *corefieldpath.Assembler, errp *error) *corefieldpath.Set {
-	l := a.Open()
+// insertInto inserts the paths of s, each under prefix, into b as
+// structmerge's paths, keeping the first error in *errp and leaving out
+// the element it is about (and the paths under it).
+func (s *Set) insertInto(b *corefieldpath.Builder, prefix corefieldpath.Path, errp *error) {
 	keep := func(pe PathElement) (corefieldpath.PathElement, bool) {
 		e, err := coreElement(pe)
 		if err != nil && *errp == nil {
@@ -396,15 +396,14 @@ func (s *Set) assemble(a *corefieldpath.Assembler, errp *error) *corefieldpath.S
 	}
 	for _, pe := range s.Members.members {
 		if e, ok := keep(pe); ok {
-			a.AddMember(e)
+			b.Insert(append(prefix, e))
 		}
 	}
 	for _, n := range s.Children.members {
 		if e, ok := keep(n.pathElement); ok {
-			a.AddChild(e, n.set.assemble(a, errp))
+			n.set.insertInto(b, append(prefix, e), errp)
 		}
 	}
-	return a.Close(l)
 }
 
 // setFromCore returns s as a new set, numbers in keys and values converted

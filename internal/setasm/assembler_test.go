@@ -1,19 +1,20 @@
-package fieldpath_test
+package setasm_test
 
 import (
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/fieldpath/fieldpathtest"
 	"github.com/structmerge/structmerge/internal/own"
-	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/internal/setasm"
 )
 
 // assemble rebuilds s bottom up with a, visiting each node's entries in the
 // order given by shuffle (nil: as stored), the way a walk would.
-func assemble(a *fieldpath.Assembler, s *fieldpath.Set, r *rand.Rand, repeat bool) *fieldpath.Set {
+func assemble(a *setasm.Assembler, s *fieldpath.Set, r *rand.Rand, repeat bool) *fieldpath.Set {
 	type entry struct {
 		pe     fieldpath.PathElement
 		child  *fieldpath.Set
@@ -50,7 +51,7 @@ func TestAssemblerRebuildsSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for i := 0; i < 500; i++ {
 		s := fieldpathtest.RandomSet(r, r.IntN(60))
-		var a fieldpath.Assembler
+		var a setasm.Assembler
 		if i%2 == 0 {
 			// Reservations too small, about right and too large.
 			a.Reserve(r.IntN(2*s.Size()+2), r.IntN(s.Size()+2))
@@ -75,23 +76,18 @@ func TestAssemblerRebuildsSets(t *testing.T) {
 // TestAssemblerChildrenUnited checks that a child added twice under the same
 // element is the union of both.
 func TestAssemblerChildrenUnited(t *testing.T) {
-	var a fieldpath.Assembler
+	var a setasm.Assembler
 	l := a.Open()
-	a.AddChild(fieldpath.FieldName("b"), set(t, ".x"))
+	x, y := fieldpath.FieldName("x"), fieldpath.FieldName("y")
+	a.AddChild(fieldpath.FieldName("b"), fieldpath.NewSet(fieldpath.Path{x}))
 	a.AddMember(fieldpath.FieldName("a"))
-	a.AddChild(fieldpath.FieldName("b"), set(t, ".y"))
+	a.AddChild(fieldpath.FieldName("b"), fieldpath.NewSet(fieldpath.Path{y}))
 	got := a.Close(l)
-	checkSet(t, "assembled", got, ".a", ".b.x", ".b.y")
+	if want := ".a\n.b.x\n.b.y"; got.String() != want || got.Size() != 3 {
+		t.Errorf("assembled %q (size %d), want %q", got.String(), got.Size(), want)
+	}
 	if empty := a.Close(a.Open()); empty != nil {
 		t.Errorf("an empty node closed to %v, want nil", empty)
-	}
-}
-
-func TestValueOf(t *testing.T) {
-	v := value.NewString("x")
-	pe := own.Set.ValueOf(&v)
-	if !pe.Equal(fieldpath.MemberValue(value.NewString("x"))) || pe.String() != `[="x"]` {
-		t.Errorf("ValueOf = %v, want [=\"x\"]", pe)
 	}
 }
 
@@ -103,12 +99,12 @@ func TestAssemblerResetClears(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	for i := range 50 {
 		s := fieldpathtest.RandomSet(r, r.IntN(80))
-		var a fieldpath.Assembler
+		var a setasm.Assembler
 		if got := assemble(&a, s, r, i%2 == 0); !got.Equal(s) {
 			t.Fatalf("set %d: assembled %v, want %v", i, got, s)
 		}
 		a.Reset()
-		gotM, gotC := own.Assembler.Stacks(&a)
+		gotM, gotC := a.Stacks()
 		for _, st := range []struct {
 			name string
 			ms   []fieldpath.PathElement
@@ -136,13 +132,13 @@ func TestAssemblerRoom(t *testing.T) {
 	for i := range 300 {
 		s := fieldpathtest.RandomSet(r, r.IntN(60))
 		other := fieldpathtest.RandomSet(r, r.IntN(20))
-		var a fieldpath.Assembler
+		var a setasm.Assembler
 		if i%2 == 0 {
 			a.Reserve(r.IntN(2*s.Size()+2), r.IntN(s.Size()+2))
 		}
 		// Spare room, as a walk over a list leaves when items repeat.
 		spare := r.IntN(3)
-		ms, cs := own.Assembler.Room(&a, len(own.Set.Members(s))+spare, len(own.Set.Children(s))+spare)
+		ms, cs := a.Room(len(own.Set.Members(s))+spare, len(own.Set.Children(s))+spare)
 		gotOther := assemble(&a, other, r, false)
 		for _, m := range s.Members() {
 			ms = append(ms, m)
@@ -151,7 +147,7 @@ func TestAssemblerRoom(t *testing.T) {
 			// Children assembled after the room was taken.
 			cs = append(cs, fieldpath.Child{Element: c.Element, Set: assemble(&a, c.Set, r, false)})
 		}
-		got := own.Assembler.SetOf(&a, ms, cs)
+		got := a.SetOf(ms, cs)
 		if !got.Equal(s) || got.Size() != s.Size() {
 			t.Fatalf("set %d: made in place\n%v (size %d)\nwant\n%v (size %d)", i, got, got.Size(), s, s.Size())
 		}
@@ -159,9 +155,36 @@ func TestAssemblerRoom(t *testing.T) {
 			t.Fatalf("set %d: assembled between Room and SetOf\n%v\nwant\n%v", i, gotOther, other)
 		}
 	}
-	var a fieldpath.Assembler
-	ms, cs := own.Assembler.Room(&a, 0, 4)
-	if got := own.Assembler.SetOf(&a, ms, cs); got != nil {
+	var a setasm.Assembler
+	ms, cs := a.Room(0, 4)
+	if got := a.SetOf(ms, cs); got != nil {
 		t.Errorf("SetOf of no entries = %v, want nil", got)
 	}
+}
+
+// TestAssemblersConcurrently rebuilds shared sets from many goroutines,
+// each with an Assembler of its own, as typed's walks do: the shared sets
+// are only read, and every result equals its source.
+func TestAssemblersConcurrently(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 23))
+	sets := make([]*fieldpath.Set, 20)
+	for i := range sets {
+		sets[i] = fieldpathtest.RandomSet(r, r.IntN(60))
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 29))
+			var a setasm.Assembler
+			for i := range 50 {
+				s := sets[(g+i)%len(sets)]
+				if got := assemble(&a, s, r, i%2 == 0); !got.Equal(s) {
+					t.Errorf("goroutine %d: assembled %v, want %v", g, got, s)
+					return
+				}
+				a.Reset()
+			}
+		})
+	}
+	wg.Wait()
 }
