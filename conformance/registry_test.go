@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/conformance/kubeengine"
-	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 )
 
 // TestRegistryTablesMatchReference compares structmerge's registry tables
-// (kube.RegistryResetFields, RegistryFilteredSubresources,
-// RegistryReplicasPaths, generated from the Kubernetes source by
-// kube/internal/registrygen) with the reference's, which
+// (builtin.ResetFields, FilteredSubresource and ReplicasPaths, which
+// kube/builtin/internal/registrygen generates by calling the strategies)
+// with the reference's, which
 // conformance/registryref takes by calling the strategies and storages of
 // k8s.io/kubernetes: every endpoint of either side, in both directions,
 // with the same fields byte for byte (FieldsV1) per API version.
@@ -23,12 +23,12 @@ func TestRegistryTablesMatchReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[kube.RegistryEndpoint]bool{}
+	want := map[builtin.Endpoint]bool{}
 	for _, r := range ref.Reset {
-		e := kube.RegistryEndpoint{Group: r.Group, Kind: r.Kind, Subresource: r.Subresource}
+		e := builtin.Endpoint{Group: r.Group, Kind: r.Kind, Subresource: r.Subresource}
 		want[e] = true
-		gvk := kube.GroupVersionKind{Group: r.Group, Kind: r.Kind}
-		ours := kube.RegistryResetFields(gvk, r.Subresource)
+		gvk := builtin.GroupVersionKind{Group: r.Group, Kind: r.Kind}
+		ours := builtin.ResetFields(gvk, r.Subresource)
 		if !slices.Equal(slices.Sorted(maps.Keys(ours)), slices.Sorted(maps.Keys(r.Fields))) {
 			t.Errorf("%+v: versions %v, reference %v", e, slices.Sorted(maps.Keys(ours)), slices.Sorted(maps.Keys(r.Fields)))
 			continue
@@ -42,25 +42,25 @@ func TestRegistryTablesMatchReference(t *testing.T) {
 				t.Errorf("%+v %s: %s, reference %s", e, v, got, compact.Bytes())
 			}
 		}
-		if kube.RegistryFilteredSubresources(gvk, r.Subresource) {
+		if builtin.FilteredSubresource(gvk, r.Subresource) {
 			t.Errorf("%+v: filtered in structmerge, reset fields in the reference", e)
 		}
 	}
 	for _, f := range ref.Filtered {
-		e := kube.RegistryEndpoint{Group: f.Group, Kind: f.Kind, Subresource: f.Subresource}
+		e := builtin.Endpoint{Group: f.Group, Kind: f.Kind, Subresource: f.Subresource}
 		want[e] = true
-		gvk := kube.GroupVersionKind{Group: f.Group, Kind: f.Kind}
-		if !kube.RegistryFilteredSubresources(gvk, f.Subresource) {
+		gvk := builtin.GroupVersionKind{Group: f.Group, Kind: f.Kind}
+		if !builtin.FilteredSubresource(gvk, f.Subresource) {
 			t.Errorf("%+v: not filtered in structmerge", e)
 		}
-		if r := kube.RegistryResetFields(gvk, f.Subresource); r != nil {
+		if r := builtin.ResetFields(gvk, f.Subresource); r != nil {
 			t.Errorf("%+v: reset fields %v for a filtered subresource", e, r)
 		}
 	}
 	for _, r := range ref.Replicas {
-		e := kube.RegistryEndpoint{Group: r.Group, Kind: r.Kind, Subresource: kube.ScaleSubresource}
+		e := builtin.Endpoint{Group: r.Group, Kind: r.Kind, Subresource: builtin.ScaleSubresource}
 		want[e] = true
-		ours, ok := kube.RegistryReplicasPaths(kube.GroupVersionKind{Group: r.Group, Kind: r.Kind})
+		ours, ok := builtin.ReplicasPaths(builtin.GroupVersionKind{Group: r.Group, Kind: r.Kind})
 		if !ok {
 			t.Errorf("%+v: no replicas paths in structmerge", e)
 			continue
@@ -79,8 +79,8 @@ func TestRegistryTablesMatchReference(t *testing.T) {
 			}
 		}
 	}
-	got := map[kube.RegistryEndpoint]bool{}
-	for _, e := range kube.RegistryEndpoints() {
+	got := map[builtin.Endpoint]bool{}
+	for _, e := range builtin.Endpoints() {
 		got[e] = true
 		if !want[e] {
 			t.Errorf("%+v: in structmerge's tables, not in the reference's", e)
@@ -88,7 +88,7 @@ func TestRegistryTablesMatchReference(t *testing.T) {
 	}
 	for e := range want {
 		if !got[e] {
-			t.Errorf("%+v: in the reference's tables, not listed by kube.RegistryEndpoints", e)
+			t.Errorf("%+v: in the reference's tables, not listed by builtin.Endpoints", e)
 		}
 	}
 	kinds := map[[2]string]bool{}

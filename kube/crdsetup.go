@@ -171,14 +171,14 @@ func (s *Setup) crd(gvk GroupVersionKind) (crdKind, bool) {
 }
 
 // ResetFields returns the fields reset on writes to subresource of gvk:
-// those of RegistryResetFields for built-in kinds; for a custom
+// those of builtin.ResetFields for built-in kinds; for a custom
 // resource with a status subresource, the status on the main resource and
 // the metadata and the spec on the status subresource, as the custom
 // resource registry resets them (per version).
 func (s *Setup) ResetFields(gvk GroupVersionKind, subresource string) map[string]*fieldpath.Set {
 	c, ok := s.crd(gvk)
 	if !ok {
-		return RegistryResetFields(gvk, subresource)
+		return builtin.ResetFields(gvk, subresource)
 	}
 	for _, v := range c.versions {
 		if v.name != gvk.Version || !v.status {
@@ -197,13 +197,13 @@ func (s *Setup) ResetFields(gvk GroupVersionKind, subresource string) map[string
 }
 
 // ReplicasPaths returns where the replicas of gvk are, for its scale
-// subresource: RegistryReplicasPaths for built-in kinds; for a custom
+// subresource: builtin.ReplicasPaths for built-in kinds; for a custom
 // resource, each version's specReplicasPath (nil for a version without
 // the scale subresource).
 func (s *Setup) ReplicasPaths(gvk GroupVersionKind) (ResourcePathMappings, bool) {
 	c, ok := s.crd(gvk)
 	if !ok {
-		return RegistryReplicasPaths(gvk)
+		return builtin.ReplicasPaths(gvk)
 	}
 	out := ResourcePathMappings{}
 	any := false
@@ -248,5 +248,5 @@ func (s *Setup) Generation(gvk GroupVersionKind) (GenerationRule, bool) {
 	if s.IsCustomResource(gvk) {
 		return CustomResourceGeneration, true
 	}
-	return RegistryGeneration(gvk)
+	return builtin.Generation(gvk)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/internal/own"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/merge"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
@@ -52,8 +53,9 @@ const maxAnnotationsSize = 256 << 10
 type ResetFieldsFunc func(gvk GroupVersionKind, subresource string) map[string]*fieldpath.Set
 
 // ResourcePathMappings maps an API version of a kind to the path of its
-// replicas field (nil for a version whose kind has no scale subresource).
-type ResourcePathMappings map[string]fieldpath.Path
+// replicas field (nil for a version without one): it is
+// builtin.ResourcePathMappings.
+type ResourcePathMappings = builtin.ResourcePathMappings
 
 // ReplicasPathsFunc returns the replicas paths of a kind that has a scale
 // subresource.
@@ -97,7 +99,7 @@ func WithMaxUpdateManagers(n int) Option {
 }
 
 // WithResetFields sets the fields nobody owns, per kind and subresource
-// (the default is RegistryResetFields, the API server's built-in kinds).
+// (the default is builtin.ResetFields, the API server's built-in kinds).
 // nil resets nothing.
 func WithResetFields(f ResetFieldsFunc) Option {
 	return func(o options) options {
@@ -107,7 +109,7 @@ func WithResetFields(f ResetFieldsFunc) Option {
 }
 
 // WithReplicasPaths sets which kinds have a scale subresource and where
-// their replicas are (the default is RegistryReplicasPaths). nil gives no
+// their replicas are (the default is builtin.ReplicasPaths). nil gives no
 // kind a scale subresource.
 func WithReplicasPaths(f ReplicasPathsFunc) Option {
 	return func(o options) options {
@@ -155,7 +157,7 @@ func NewFieldManager(types TypeResolver, opts ...Option) (*FieldManager, error) 
 	if types == nil {
 		return nil, errors.New("kube: NewFieldManager given a nil TypeResolver")
 	}
-	o := options{now: time.Now, maxUpdaters: DefaultMaxUpdateManagers, reset: RegistryResetFields, replicas: RegistryReplicasPaths}
+	o := options{now: time.Now, maxUpdaters: DefaultMaxUpdateManagers, reset: builtin.ResetFields, replicas: builtin.ReplicasPaths}
 	for _, opt := range opts {
 		o = opt(o)
 	}
@@ -202,8 +204,8 @@ func Subresource(name string) RequestOption {
 }
 
 // ScaleSubresource is the subresource whose writes carry an
-// autoscaling/v1 Scale rather than the object.
-const ScaleSubresource = "scale"
+// autoscaling/v1 Scale rather than the object (builtin.ScaleSubresource).
+const ScaleSubresource = builtin.ScaleSubresource
 
 // scaleGVK is the kind the scale subresource reads and writes.
 var scaleGVK = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}

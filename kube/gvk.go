@@ -10,48 +10,19 @@ import (
 )
 
 // GroupVersionKind names a kind of object at one API version. The core
-// group is the empty string.
-type GroupVersionKind struct {
-	Group   string
-	Version string
-	Kind    string
-}
+// group is the empty string. It is builtin.GroupVersionKind, with its
+// methods APIVersion and String.
+type GroupVersionKind = builtin.GroupVersionKind
 
-// GVK returns the GroupVersionKind named by apiVersion and kind.
-func GVK(apiVersion, kind string) (GroupVersionKind, error) {
-	g, v, err := builtin.ParseAPIVersion(apiVersion)
-	if err != nil {
-		return GroupVersionKind{}, err
-	}
-	return GroupVersionKind{Group: g, Version: v, Kind: kind}, nil
-}
+// GVK returns the GroupVersionKind named by apiVersion and kind (see
+// builtin.GVK).
+func GVK(apiVersion, kind string) (GroupVersionKind, error) { return builtin.GVK(apiVersion, kind) }
 
 // GVKOf returns the GroupVersionKind of an object from its apiVersion and
 // kind fields. Like the API server's unstructured objects, a missing or
 // non-string field reads as "", and an apiVersion that does not parse gives
-// the zero GroupVersionKind.
-func GVKOf(obj value.Value) GroupVersionKind {
-	gvk, err := GVK(stringField(obj, "apiVersion"), stringField(obj, "kind"))
-	if err != nil {
-		return GroupVersionKind{}
-	}
-	return gvk
-}
-
-// APIVersion returns the group and version in the apiVersion form:
-// "apps/v1", or "v1" for the core group.
-func (g GroupVersionKind) APIVersion() string {
-	if g.Group == "" {
-		return g.Version
-	}
-	return g.Group + "/" + g.Version
-}
-
-// String formats g as the API server does in messages:
-// "apps/v1, Kind=Deployment", "/v1, Kind=Pod" for the core group.
-func (g GroupVersionKind) String() string {
-	return g.Group + "/" + g.Version + ", Kind=" + g.Kind
-}
+// the zero GroupVersionKind (see builtin.GVKOf).
+func GVKOf(obj value.Value) GroupVersionKind { return builtin.GVKOf(obj) }
 
 // TypeResolver finds the schema type of the objects of a kind.
 // Implementations must be safe for concurrent use.

@@ -12,7 +12,7 @@ import (
 )
 
 // scaleReplicas is the replicas field of a Scale.
-var scaleReplicas = path("spec", "replicas")
+var scaleReplicas = fieldpath.Path{fieldpath.FieldName("spec"), fieldpath.FieldName("replicas")}
 
 // scale runs a write to the scale subresource of parent: the parent's
 // managedFields are translated into the Scale's (only the owners of the

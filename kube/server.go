@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/structmerge/structmerge/internal/own"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -86,7 +87,7 @@ func (c defaulterChain) New(gvk GroupVersionKind) (value.Value, bool) {
 //     resets on the subresource written (a create has none: it drops them,
 //     as most strategies drop the status of a new object);
 //   - metadata.generation moves as the kind's registry moves it
-//     (WithGeneration; RegistryGeneration by default);
+//     (WithGeneration; builtin.Generation by default);
 //   - with WithStrategy, the kind's registry strategy runs between the
 //     field manager and the storage (package kube/registry has
 //     Kubernetes' own): what a create drops and computes, what an update
@@ -150,7 +151,7 @@ func WithStrategy(st Strategy) ServerOption {
 type ServerOption func(*Server)
 
 // WithGeneration sets how the registry moves metadata.generation, per
-// kind (the default is RegistryGeneration, the built-in kinds'; nil
+// kind (the default is builtin.Generation, the built-in kinds'; nil
 // leaves the generation to the field manager's result).
 func WithGeneration(f GenerationFunc) ServerOption {
 	return func(s *Server) { s.gen = f }
@@ -162,7 +163,7 @@ func NewServer(fm *FieldManager, d Defaulter, opts ...ServerOption) (*Server, er
 	if fm == nil {
 		return nil, errors.New("kube: NewServer given a nil FieldManager")
 	}
-	s := &Server{fm: fm, def: d, gen: RegistryGeneration}
+	s := &Server{fm: fm, def: d, gen: builtin.Generation}
 	for _, o := range opts {
 		o(s)
 	}
@@ -199,7 +200,7 @@ func (s *Server) Apply(live, applied value.Value, manager string, opts ...Reques
 	}
 	sub := resolveRequest(opts).subresource
 	if sub == ScaleSubresource && !live.IsNull() {
-		if _, builtin := RegistryReplicasPaths(GVKOf(live)); !builtin && !value.Equal(withoutManagedFields(res), withoutManagedFields(live)) {
+		if _, isBuiltin := builtin.ReplicasPaths(GVKOf(live)); !isBuiltin && !value.Equal(withoutManagedFields(res), withoutManagedFields(live)) {
 			return value.Value{}, fmt.Errorf("failed to convert new object (%s/%s; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1",
 				metadataString(applied, "namespace"), metadataString(applied, "name"))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -228,8 +229,8 @@ func TestServerGeneration(t *testing.T) {
 	if obj, err = plain.Apply(value.Value{}, yv(t, serverDeployment), "kubectl"); err != nil || generation(t, obj) != "none" {
 		t.Errorf("without rules: %v, generation %s", err, generation(t, obj))
 	}
-	if r, ok := kube.RegistryGeneration(kube.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok || !r.OnCreate || len(r.Compared) != 2 {
-		t.Errorf("RegistryGeneration(Deployment) = %+v, %v", r, ok)
+	if r, ok := builtin.Generation(kube.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}); !ok || !r.OnCreate || len(r.Compared) != 2 {
+		t.Errorf("builtin.Generation(Deployment) = %+v, %v", r, ok)
 	}
 }
 

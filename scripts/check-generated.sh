@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `go generate ./...` in the main module and fails if it changed any
 # file: the committed generated files (the built-in Kubernetes schema in
-# kube/builtin, the registry tables in kube/registry_generated.go) must be
+# kube/builtin, the registry tables in kube/builtin/registry_generated.go) must be
 # exactly what the generators produce. Needs the Go module proxy (the
 # generators download k8s.io/kubernetes with `go mod download`).
 #

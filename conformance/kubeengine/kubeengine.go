@@ -28,7 +28,7 @@
 // For built-in kinds, the reset fields and the replicas paths are the
 // reference's own (RegistryReference: conformance/registryref calls the
 // strategies and scale storages of k8s.io/kubernetes), never structmerge's
-// kube.RegistryResetFields or RegistryReplicasPaths; for custom resources
+// builtin.ResetFields or builtin.ReplicasPaths; for custom resources
 // they come from the CRD.
 //
 // The reference stamps entries with the wall clock; the adapter replaces

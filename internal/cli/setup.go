@@ -13,6 +13,7 @@ import (
 	"github.com/structmerge/structmerge/internal/scenario"
 	"github.com/structmerge/structmerge/internal/scenario/native"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/kube/defaulting"
 	"github.com/structmerge/structmerge/kube/registry"
 	"github.com/structmerge/structmerge/openapi"
@@ -105,7 +106,7 @@ func (f *inputFlags) types() (*types, error) {
 		}
 	}
 	// The built-in types alone need no merged schema document.
-	t := &types{resolver: kube.BuiltinTypes(), resetFields: kube.RegistryResetFields, replicasPaths: kube.RegistryReplicasPaths, generation: kube.RegistryGeneration}
+	t := &types{resolver: kube.BuiltinTypes(), resetFields: builtin.ResetFields, replicasPaths: builtin.ReplicasPaths, generation: builtin.Generation}
 	if len(srcs) > 0 {
 		setup, err := kube.NewSetup(native.CRDFiles(srcs)...)
 		if err != nil {

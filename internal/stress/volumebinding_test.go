@@ -32,6 +32,7 @@ import (
 
 	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/kube"
+	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/value"
 )
 
@@ -101,7 +102,7 @@ func (o *vbOp) exec(fm *kube.FieldManager, live value.Value) (value.Value, error
 		// What the storage strategy does after the field manager: a status
 		// write keeps the live spec, a main write keeps the live status.
 		gvk := kube.GVKOf(next)
-		if fields, ok := kube.RegistryResetFields(gvk, o.sub)[gvk.APIVersion()]; ok {
+		if fields, ok := builtin.ResetFields(gvk, o.sub)[gvk.APIVersion()]; ok {
 			next = kube.ResetValues(next, live, fields)
 		}
 	}

@@ -131,25 +131,6 @@ func compareGVK(k *openapi.Kind, group, version, kind string) int {
 	return strings.Compare(k.Kind, kind)
 }
 
-// ParseAPIVersion splits an apiVersion ("apps/v1", "v1") into its group and
-// version, as the API server does: "" and "/" are the empty group and
-// version, a string without a slash is a version of the core group, one
-// slash separates group and version (either may be empty), and more than
-// one slash is an error.
-func ParseAPIVersion(apiVersion string) (group, version string, err error) {
-	if apiVersion == "" || apiVersion == "/" {
-		return "", "", nil
-	}
-	switch strings.Count(apiVersion, "/") {
-	case 0:
-		return "", apiVersion, nil
-	case 1:
-		group, version, _ = strings.Cut(apiVersion, "/")
-		return group, version, nil
-	}
-	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", apiVersion)
-}
-
 // TypeFor returns the built-in type of objects with the given apiVersion and
 // kind (compiling the schema on first use). ok is false when the kind is not
 // built in or the schema cannot be compiled.

@@ -1,3 +1,4 @@
 package builtin
 
 //go:generate go run ./internal/gen
+//go:generate go run ./internal/registrygen
