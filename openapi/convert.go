@@ -538,7 +538,7 @@ func sortKinds(kinds []Kind, ps *problems) ([]Kind, error) {
 	for i := 1; i < len(kinds); i++ {
 		a, b := kinds[i-1], kinds[i]
 		if a.Group == b.Group && a.Version == b.Version && a.Kind == b.Kind {
-			ps.add(ErrConflict, b.TypeName, "", "group "+strconv.Quote(a.Group)+" version "+strconv.Quote(a.Version)+
+			ps.add(ErrDuplicate, b.TypeName, "", "group "+strconv.Quote(a.Group)+" version "+strconv.Quote(a.Version)+
 				" kind "+strconv.Quote(a.Kind)+" is also claimed by definition "+strconv.Quote(a.TypeName))
 		}
 	}

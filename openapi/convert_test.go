@@ -380,7 +380,7 @@ var errorCases = []struct {
 	{"nullable not a boolean", v3Doc(`{"T": {"type": "object", "properties": {"a": {"type": "string", "nullable": "yes"}}}}`), ErrSyntax, []string{`at /properties/a/nullable:`}},
 	{"format not a string", v3Doc(`{"T": {"type": "string", "format": 1}}`), ErrSyntax, []string{`at /format:`}},
 	{"duplicate kind", v3Doc(`{"A": {"type": "object", "x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "X"}]},
-		"B": {"type": "object", "x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "X"}]}}`), ErrConflict,
+		"B": {"type": "object", "x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "X"}]}}`), ErrDuplicate,
 		[]string{`definition "B": group "" version "v1" kind "X" is also claimed by definition "A"`}},
 	{"pointer escaping", v3Doc(`{"T": {"type": "object", "properties": {"a/b~c": {"type": "x"}}}}`), ErrType, []string{`at /properties/a~1b~0c/type`}},
 }
@@ -486,7 +486,7 @@ func TestFromV3Documents(t *testing.T) {
 
 	conflict := v3Doc(`{"Pod": {"type": "object", "properties": {"spec": {"type": "integer"}}}}`)
 	_, err = FromV3Documents(a, b, conflict)
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), `definition "Pod": defined differently in document #0 and document #2`) {
+	if !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), `definition "Pod": defined differently in document #0 and document #2`) {
 		t.Errorf("conflict: %v", err)
 	}
 	_, err = FromV3Documents(a, []byte(`{`))
@@ -535,7 +535,7 @@ func TestMerge(t *testing.T) {
 		"\n- {name: A, list: {elementType: {scalar: string}}}\n",
 	} {
 		_, err := Merge(d1, wantDocument(t, other))
-		if !errors.Is(err, ErrConflict) {
+		if !errors.Is(err, ErrDuplicate) {
 			t.Errorf("Merge with %s: %v", other, err)
 		}
 	}

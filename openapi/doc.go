@@ -68,7 +68,7 @@
 //	openapi: definition "io.k8s.api.core.v1.PodSpec" at /properties/containers: unknown list type "maps" (want "atomic", "set" or "map")
 //
 // Each Problem wraps one of ErrSyntax, ErrType, ErrExtension, ErrReference,
-// ErrConflict or ErrCRD. Where Kubernetes would report an error (an unknown
+// ErrDuplicate or ErrCRD. Where Kubernetes would report an error (an unknown
 // list type, list-type map without keys, an array without items), so does
 // this package; where Kubernetes would build a schema that cannot be used (a
 // $ref to a missing definition), this package reports it at once. Where

@@ -22,9 +22,11 @@ var (
 	ErrExtension = errors.New("invalid x-kubernetes extension")
 	// ErrReference: a $ref to a definition the document does not define.
 	ErrReference = errors.New("unresolved reference")
-	// ErrConflict: two documents define one name differently, or two
-	// definitions claim the same group, version and kind.
-	ErrConflict = errors.New("conflicting definitions")
+	// ErrDuplicate: two documents define one name differently, or two
+	// definitions claim the same group, version and kind (as
+	// schema.ErrDuplicate is a name given to two types; kube.ErrConflict
+	// is another thing, an apply's conflict with another manager).
+	ErrDuplicate = errors.New("conflicting definitions")
 	// ErrCRD: the input is not a CustomResourceDefinition that the API
 	// server would serve (wrong kind, no group or kind, a schema that is not
 	// structural).

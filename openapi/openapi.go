@@ -183,7 +183,7 @@ func mergeDefinitions(all [][]definition) ([]definition, error) {
 			}
 			e := &merged[i]
 			if !value.Equal(withoutKinds(e.def.schema), withoutKinds(d.schema)) {
-				ps.add(ErrConflict, d.name, "", fmt.Sprintf("defined differently in document #%d and document #%d", e.doc, doc))
+				ps.add(ErrDuplicate, d.name, "", fmt.Sprintf("defined differently in document #%d and document #%d", e.doc, doc))
 				continue
 			}
 			if !e.more {
@@ -266,7 +266,7 @@ func Merge(docs ...*schema.Document) (*schema.Document, error) {
 				continue
 			}
 			if !atomEqual(&out.Types[j].Atom, &t.Atom, 0) {
-				ps.add(ErrConflict, t.Name, "", fmt.Sprintf("document #%d defines it differently from an earlier document", i))
+				ps.add(ErrDuplicate, t.Name, "", fmt.Sprintf("document #%d defines it differently from an earlier document", i))
 			}
 		}
 	}
