@@ -42,21 +42,15 @@ import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/kube/internal/k8sscheme"
+	"github.com/structmerge/structmerge/kube/internal/strategies"
 	"github.com/structmerge/structmerge/value"
 )
-
-// createUpdate is the strategy of a kind's main resource: the one that
-// creates it and updates it (and, for most kinds, its scale subresource).
-type createUpdate interface {
-	rest.RESTCreateStrategy
-	rest.RESTUpdateStrategy
-}
 
 // endpoints are the strategies behind a kind's endpoints: the main
 // resource's, and each subresource's that the storage wires to a strategy
 // of its own.
 type endpoints struct {
-	main createUpdate
+	main strategies.CreateUpdate
 	subs map[string]rest.RESTUpdateStrategy
 }
 

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/authentication/user"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+
+	"github.com/structmerge/structmerge/kube/internal/strategies"
 )
 
 // The generation rule of a kind is found by running its main strategy:
@@ -45,11 +47,11 @@ const (
 // liveGeneration is the generation of both objects of an update.
 const liveGeneration = 5
 
-func generationOf(k kind) (generationRow, bool, error) {
-	row := generationRow{group: k.group, kind: kindName(k)}
+func generationOf(k strategies.Kind) (generationRow, bool, error) {
+	row := generationRow{group: k.Group, kind: kindName(k)}
 	ctx := requestContext(k, "create")
 	obj := filledObject(k)
-	if err := safely(func() { k.main.PrepareForCreate(ctx, obj) }); err != nil {
+	if err := safely(func() { k.Main.PrepareForCreate(ctx, obj) }); err != nil {
 		return row, false, fmt.Errorf("PrepareForCreate: %w", err)
 	}
 	row.onCreate = accessor(obj).GetGeneration() == 1
@@ -62,7 +64,7 @@ func generationOf(k kind) (generationRow, bool, error) {
 	if bumped {
 		return row, false, fmt.Errorf("PrepareForUpdate bumps the generation of an unchanged object")
 	}
-	t := reflect.TypeOf(k.object).Elem()
+	t := reflect.TypeOf(k.Object).Elem()
 	var fields [][]string
 	all := true
 	n := 0
@@ -114,8 +116,8 @@ func generationOf(k kind) (generationRow, bool, error) {
 
 // anyLeafBumps reports whether a change of some leaf under the field at
 // index (of the kind's Go type) bumps the generation.
-func anyLeafBumps(ctx context.Context, k kind, index []int) (bool, error) {
-	t := reflect.TypeOf(k.object).Elem()
+func anyLeafBumps(ctx context.Context, k strategies.Kind, index []int) (bool, error) {
+	t := reflect.TypeOf(k.Object).Elem()
 	root := t.FieldByIndex(index)
 	var leaves [][]step
 	collectLeaves(root.Type, nil, map[reflect.Type]bool{}, &leaves)
@@ -161,7 +163,7 @@ type step struct {
 
 // bumps runs PrepareForUpdate on two objects at generation 5 that differ
 // by c (nil: identical) and reports whether the new one comes out at 6.
-func bumps(ctx context.Context, k kind, c *change) (bool, error) {
+func bumps(ctx context.Context, k strategies.Kind, c *change) (bool, error) {
 	oldObj, newObj := filledObject(k), filledObject(k)
 	for _, o := range []runtime.Object{oldObj, newObj} {
 		m := accessor(o)
@@ -178,7 +180,7 @@ func bumps(ctx context.Context, k kind, c *change) (bool, error) {
 			return false, err
 		}
 	}
-	if err := safely(func() { k.main.PrepareForUpdate(ctx, newObj, oldObj) }); err != nil {
+	if err := safely(func() { k.Main.PrepareForUpdate(ctx, newObj, oldObj) }); err != nil {
 		return false, err
 	}
 	switch g := accessor(newObj).GetGeneration(); g {
@@ -281,11 +283,11 @@ func setLeaf(v reflect.Value, steps []step, n int) error {
 // requestContext is the context of a request with verb to a kind's main
 // resource, by an authenticated user, in namespace "default" (which
 // cluster-scoped strategies ignore).
-func requestContext(k kind, verb string) context.Context {
+func requestContext(k strategies.Kind, verb string) context.Context {
 	ctx := genericapirequest.WithNamespace(context.Background(), "default")
 	ctx = genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "registrygen"})
 	return genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
-		IsResourceRequest: true, Verb: verb, APIGroup: k.group, Namespace: "default", Name: "probe",
+		IsResourceRequest: true, Verb: verb, APIGroup: k.Group, Namespace: "default", Name: "probe",
 	})
 }
 
@@ -294,8 +296,8 @@ func requestContext(k kind, verb string) context.Context {
 // written for objects that passed validation, and an empty one may have
 // nil where they expect something; and a field the live object uses is
 // one they do not drop.
-func filledObject(k kind) runtime.Object {
-	v := reflect.New(reflect.TypeOf(k.object).Elem())
+func filledObject(k strategies.Kind) runtime.Object {
+	v := reflect.New(reflect.TypeOf(k.Object).Elem())
 	t := v.Elem().Type()
 	for i := range t.NumField() {
 		if f := t.Field(i); f.IsExported() && !f.Anonymous {

@@ -35,6 +35,8 @@ import (
 	smdfieldpath "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/structmerge/structmerge/kube/builtin"
+
+	"github.com/structmerge/structmerge/kube/internal/strategies"
 )
 
 // version is the release of k8s.io/kubernetes whose code is called; the
@@ -57,7 +59,7 @@ func main() {
 
 // generate builds the tables and returns the file's source.
 func generate() ([]byte, error) {
-	t, err := build(kinds())
+	t, err := build(strategies.Kinds())
 	if err != nil {
 		return nil, err
 	}
@@ -118,27 +120,27 @@ type filterer interface {
 }
 
 // kindName is the name of a kind: that of its internal Go type.
-func kindName(k kind) string {
-	return reflect.TypeOf(k.object).Elem().Name()
+func kindName(k strategies.Kind) string {
+	return reflect.TypeOf(k.Object).Elem().Name()
 }
 
-func build(ks []kind) (*tables, error) {
+func build(ks []strategies.Kind) (*tables, error) {
 	t := &tables{}
 	for _, k := range ks {
 		name := kindName(k)
-		endpoints := map[string]any{"": k.main}
-		for sub, st := range k.subs {
+		endpoints := map[string]any{"": k.Main}
+		for sub, st := range k.Subs {
 			endpoints[sub] = st
 		}
 		for sub, st := range endpoints {
-			e := endpoint{k.group, name, sub}
+			e := endpoint{k.Group, name, sub}
 			// A strategy with a filter may also inherit GetResetFields
 			// from the main strategy; its storage gives the endpoint
 			// installer only the filter (a storage may not give both).
 			switch st := st.(type) {
 			case filterer:
 				if len(st.GetResetFieldsFilter()) == 0 {
-					return nil, fmt.Errorf("%s %s %q: the strategy has an empty filter", k.group, name, sub)
+					return nil, fmt.Errorf("%s %s %q: the strategy has an empty filter", k.Group, name, sub)
 				}
 				t.filtered = append(t.filtered, e)
 			case resetter:
@@ -151,12 +153,12 @@ func build(ks []kind) (*tables, error) {
 				}
 			}
 		}
-		if k.replicas != nil {
-			row := replicasRow{group: k.group, kind: name, paths: map[string][]string{}}
-			for gv, p := range k.replicas {
+		if k.Replicas != nil {
+			row := replicasRow{group: k.Group, kind: name, paths: map[string][]string{}}
+			for gv, p := range k.Replicas {
 				names, ok := fieldNames(p)
 				if !ok {
-					return nil, fmt.Errorf("%s %s %s: the replicas path %v is not of field names", k.group, name, gv, p)
+					return nil, fmt.Errorf("%s %s %s: the replicas path %v is not of field names", k.Group, name, gv, p)
 				}
 				row.paths[gv] = names
 			}
@@ -164,7 +166,7 @@ func build(ks []kind) (*tables, error) {
 		}
 		row, ok, err := generationOf(k)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", k.group, name, err)
+			return nil, fmt.Errorf("%s %s: %w", k.Group, name, err)
 		}
 		if ok {
 			t.generations = append(t.generations, row)

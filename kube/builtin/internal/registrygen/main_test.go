@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/kube/builtin"
+
+	"github.com/structmerge/structmerge/kube/internal/strategies"
 )
 
 // TestGeneratedFileIsCurrent fails when the committed table is not what
@@ -73,7 +75,7 @@ var notStrategies = map[string]string{
 	"k8s.io/kubernetes/pkg/registry/testapigroup/carp":   "a test API group, not served",
 }
 
-// TestEveryStrategyPackageIsListed holds kinds to the packages of
+// TestEveryStrategyPackageIsListed holds strategies.Kinds to the packages of
 // k8s.io/kubernetes/pkg/registry: every package with a strategy.go serves
 // a kind listed there (by the package of its main strategy), so a new
 // kind in a new Kubernetes release cannot be left out silently.
@@ -86,8 +88,8 @@ func TestEveryStrategyPackageIsListed(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	listed := map[string]bool{}
-	for _, k := range kinds() {
-		typ := reflect.TypeOf(k.main)
+	for _, k := range strategies.Kinds() {
+		typ := reflect.TypeOf(k.Main)
 		if typ.Kind() == reflect.Pointer {
 			typ = typ.Elem()
 		}
@@ -99,11 +101,11 @@ func TestEveryStrategyPackageIsListed(t *testing.T) {
 			continue
 		}
 		if !listed[pkg] {
-			t.Errorf("%s has a strategy.go but no kind in kinds() uses its strategy", pkg)
+			t.Errorf("%s has a strategy.go but no kind in strategies.Kinds() uses its strategy", pkg)
 		}
 		delete(listed, pkg)
 	}
 	for pkg := range listed {
-		t.Errorf("kinds() uses the strategy of %s, which has no strategy.go", pkg)
+		t.Errorf("strategies.Kinds() uses the strategy of %s, which has no strategy.go", pkg)
 	}
 }
