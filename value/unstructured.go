@@ -305,19 +305,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	case json.Number:
 		return c.number(x)
 	case []any:
-		if len(x) == 0 {
-			return Value{kind: List}, true
-		}
-		items := c.allocItems(len(x))
-		for i := range x {
-			v, ok := c.convert(x[i])
-			if !ok {
-				c.segs = append(c.segs, pathSeg{index: i})
-				return Value{}, false
-			}
-			items[i] = v
-		}
-		return listValue(items), true
+		return c.list(x, Value{})
 	case []string:
 		if len(x) == 0 {
 			return Value{kind: List}, true
@@ -332,13 +320,14 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 			return Value{kind: List}, true
 		}
 		items := c.allocItems(len(x))
+		var shape Value
 		for i := range x {
-			v, ok := c.stringMap(x[i])
+			v, ok := c.convertShaped(x[i], shape)
 			if !ok {
 				c.segs = append(c.segs, pathSeg{index: i})
 				return Value{}, false
 			}
-			items[i] = v
+			items[i], shape = v, v
 		}
 		return listValue(items), true
 	case map[string]any:
@@ -354,6 +343,92 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 		return c.anyMap(x)
 	}
 	return c.fail("unsupported type %T", x)
+}
+
+// list converts the items of l, a non-empty list, each shaped like the
+// one before it (see shaped); the first like guide, when guide is a list
+// too (the same place in the item before the one l is in).
+func (c *unstructuredConverter) list(l []any, guide Value) (Value, bool) {
+	if len(l) == 0 {
+		return Value{kind: List}, true
+	}
+	items := c.allocItems(len(l))
+	var shape Value
+	if gi := guide.items(); len(gi) > 0 {
+		shape = gi[0]
+	}
+	for i := range l {
+		v, ok := c.convertShaped(l[i], shape)
+		if !ok {
+			c.segs = append(c.segs, pathSeg{index: i})
+			return Value{}, false
+		}
+		items[i], shape = v, v
+	}
+	return listValue(items), true
+}
+
+// convertShaped converts x as convert does, expecting it to have the
+// shape of shape, the value converted before it at the same place of the
+// list item before (the items of a list mostly have the same keys): a map
+// with shape's keys is read by looking them up, in their order, rather
+// than by iterating it (which starts at a random place, a call to the
+// random number generator per map) and sorting its keys. A map of other
+// keys is converted as convert does. The result is convert's.
+func (c *unstructuredConverter) convertShaped(x any, shape Value) (Value, bool) {
+	if c.ordered {
+		return c.convert(x)
+	}
+	switch shape.kind {
+	case Map:
+		if m, ok := x.(map[string]any); ok && len(m) == len(shape.fields()) && len(m) <= smallMap {
+			if c.depth >= c.maxDepth {
+				return c.tooDeep()
+			}
+			c.depth++
+			v, ok, hit := c.shapedMap(m, shape.fields())
+			c.depth--
+			if hit {
+				return v, ok
+			}
+		}
+	case List:
+		if l, ok := x.([]any); ok {
+			if c.depth >= c.maxDepth {
+				return c.tooDeep()
+			}
+			c.depth++
+			v, ok := c.list(l, shape)
+			c.depth--
+			return v, ok
+		}
+	}
+	return c.convert(x)
+}
+
+// shapedMap converts m if its keys are the names of sf, a small map's
+// fields (hit false, and nothing converted, when they are not): each entry
+// shaped like sf's.
+func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value, ok, hit bool) {
+	var xs [smallMap]any
+	for i := range sf {
+		x, found := m[sf[i].Name]
+		if !found {
+			return Value{}, false, false
+		}
+		xs[i] = x
+	}
+	// m has len(sf) keys, and each name of sf is one: they are its keys,
+	// in order.
+	fields := c.allocFields(len(sf))
+	for i := range sf {
+		v, ok := c.convertShaped(xs[i], sf[i].Value)
+		if !ok {
+			return Value{}, false, true
+		}
+		fields[i] = Field{Name: sf[i].Name, Value: v}
+	}
+	return mapValue(fields), true, true
 }
 
 // convertLike converts x as convert does, giving like, or like's parts,

@@ -386,3 +386,67 @@ func TestFromUnstructuredOptions(t *testing.T) {
 		t.Error("MaxDepth(0): no error")
 	}
 }
+
+// TestFromUnstructuredShapedLists: the items of a list are read by the
+// keys of the item before when they have them; every mix of equal and
+// different keys, at every depth, converts to what JSON of the same data
+// decodes to, and an error in a later item is the one in key order.
+func TestFromUnstructuredShapedLists(t *testing.T) {
+	item := func(keys ...string) map[string]any {
+		m := map[string]any{}
+		for i, k := range keys {
+			switch i % 3 {
+			case 0:
+				m[k] = k + "-v"
+			case 1:
+				m[k] = map[string]any{"kind": "Pod", "name": k, "uid": int64(i)}
+			default:
+				m[k] = []any{map[string]any{"a": int64(1), "b": k}, map[string]any{"a": int64(2), "b": k}, map[string]any{"a": int64(3)}}
+			}
+		}
+		return m
+	}
+	cases := map[string]any{
+		"same keys":         []any{item("ip", "ref", "ports"), item("ip", "ref", "ports"), item("ip", "ref", "ports")},
+		"one key more":      []any{item("ip", "ref"), item("ip", "ref", "ports"), item("ip", "ref")},
+		"one key less":      []any{item("ip", "ref", "ports"), item("ip", "ref"), item("ip", "ref", "ports")},
+		"same count, other": []any{item("ip", "ref"), item("ip", "node"), item("host", "ref")},
+		"maps then scalars": []any{item("a"), "x", item("a"), int64(3), nil, item("a")},
+		"nested lists": []any{
+			map[string]any{"l": []any{item("x", "y"), item("x", "y")}},
+			map[string]any{"l": []any{item("x", "y"), item("x")}},
+			map[string]any{"l": []any{}},
+			map[string]any{"l": "not a list"},
+			map[string]any{"l": []any{item("y", "x")}},
+		},
+		"typed list of maps": []map[string]any{item("k", "v"), item("k", "v"), item("v", "w")},
+		"empty maps":         []any{map[string]any{}, map[string]any{}, item("a"), map[string]any{}},
+		"big maps":           []any{item("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"), item("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m")},
+	}
+	for name, x := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := value.FromUnstructured(map[string]any{"items": x})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(map[string]any{"items": x})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := value.FromJSON(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !value.Equal(got, want) || value.Compare(got, want) != 0 {
+				t.Errorf("got %s\nwant %s", value.ToJSON(got), value.ToJSON(want))
+			}
+		})
+	}
+	// An unsupported value in a later item of the same shape is reported
+	// at its path, the first in key order.
+	bad := []any{item("a", "b"), map[string]any{"a": "x", "b": map[string]any{"kind": make(chan int), "name": func() {}}}}
+	_, err := value.FromUnstructured(map[string]any{"items": bad})
+	if err == nil || !strings.Contains(err.Error(), ".items[1].b.kind: unsupported type chan int") {
+		t.Errorf("error %v, want one at .items[1].b.kind", err)
+	}
+}
