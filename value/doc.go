@@ -26,21 +26,16 @@
 //     and UnstructuredFrom converts back only what an operation changed,
 //     giving back the caller's own maps and lists for the rest (so the
 //     result aliases them).
-//   - A StructCodec converts Go structs (such as the k8s.io/api types) by
-//     their json tags, both ways (FromStruct, ToStruct), as Kubernetes'
-//     unstructured converter does: omitempty, omitzero, inline fields and
-//     types that marshal themselves included. NewStructCodec walks the
-//     type graph once; the codec is immutable and a server keeps one per
-//     type. The functions FromStruct and ToStruct build one per call.
-//     ToStructFrom converts back only what an operation changed, copying
-//     the caller's own structs, pointers, slices and maps for the rest
-//     (so the result aliases them).
+//   - Package gostruct converts Go structs (such as the k8s.io/api types)
+//     to values and back by their json tags, as Kubernetes' unstructured
+//     converter does; it builds on this package's decode options.
 //   - The option Like(v) makes FromJSON, FromUnstructured and the struct
-//     conversions give, for each part equal to the part of v at the same
-//     path, that part itself (the same stored node, value.Same): an
-//     update's object converted like the live object, converted before it,
-//     shares what did not change, which makes comparing the two (and, with
-//     typed.Like, checking the new one) proportional to what changed.
+//     conversions of package gostruct give, for each part equal to the
+//     part of v at the same path, that part itself (the same stored node,
+//     value.Same): an update's object converted like the live object,
+//     converted before it, shares what did not change, which makes
+//     comparing the two (and, with typed.Like, checking the new one)
+//     proportional to what changed.
 //     LikeOrigin also gives the Go value v came from: a struct below the
 //     root, or a part with its own marshalling, equal in Go to the
 //     origin's at the same place takes v's node without being converted.
@@ -78,12 +73,10 @@
 // space owned by one call, and no package-level variable is written after
 // program start; the package has no pool. Its uses of unsafe are in
 // value.go: the representation of a Value (a kind, a word and a pointer
-// into an immutable string or slice), and a StructCodec's reads of a
-// struct's scalar fields at their offsets (structMem), which only read,
-// each as the kind of its field. No caller can change a value that others
-// share: NewList and NewMap copy the slices they are given, Items and
-// Fields yield the elements (Len, Index and FieldAt read one), and a Value
-// cannot be compared with == (use Equal or Same). The module's own decoders
-// and merge hand their slices over without a copy, through an internal
-// package.
+// into an immutable string or slice). No caller can change a value that
+// others share: NewList and NewMap copy the slices they are given, Items
+// and Fields yield the elements (Len, Index and FieldAt read one), and a
+// Value cannot be compared with == (use Equal or Same). The module's own
+// decoders, its struct codec and its merge hand their slices over without
+// a copy, through an internal package.
 package value

@@ -52,18 +52,18 @@ func sizedOptions(n int, opts []DecodeOption, at func(int) (int, int)) (decodeCo
 	if err != nil {
 		return cfg, err
 	}
-	if int64(n) > cfg.maxBytes {
-		line, col := at(int(cfg.maxBytes))
+	if int64(n) > cfg.MaxBytes {
+		line, col := at(int(cfg.MaxBytes))
 		return cfg, &SyntaxError{
-			Offset: cfg.maxBytes, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", n, cfg.maxBytes),
+			Offset: cfg.MaxBytes, Line: line, Column: col, Err: ErrTooLarge,
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", n, cfg.MaxBytes),
 		}
 	}
 	return cfg, nil
 }
 
 func fromJSON(text string, cfg decodeConfig) (Value, error) {
-	d := jsonDecoder{maxDepth: cfg.maxDepth, like: cfg.like.Value}
+	d := jsonDecoder{maxDepth: cfg.MaxDepth, like: cfg.Like.Value}
 	return d.document(text)
 }
 
@@ -296,7 +296,7 @@ func (d *jsonDecoder) object(depth int, like Value) (Value, bool) {
 		d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
 		return like, true
 	}
-	out := d.allocFields(len(scratch))
+	out := d.AllocFields(len(scratch))
 	sorted := fieldsSorted(scratch) // strictly: no name twice
 	switch {
 	case sorted:
@@ -405,7 +405,7 @@ func (d *jsonDecoder) array(depth int, like Value) (Value, bool) {
 		d.items = d.items[:base]
 		return like, true
 	}
-	out := d.allocItems(len(scratch))
+	out := d.AllocItems(len(scratch))
 	copy(out, scratch)
 	d.items = d.items[:base]
 	return listValue(out), true

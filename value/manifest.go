@@ -86,14 +86,14 @@ func FromManifest(data []byte, opts ...DecodeOption) ([]ManifestDocument, error)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > cfg.maxBytes {
-		line, col := lineColumnBytes(data, int(cfg.maxBytes))
+	if int64(len(data)) > cfg.MaxBytes {
+		line, col := lineColumnBytes(data, int(cfg.MaxBytes))
 		return nil, &SyntaxError{
 			Offset: -1, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.MaxBytes),
 		}
 	}
-	r := manifestReader{data: data, maxDepth: cfg.maxDepth, budget: max(10*int64(len(data)), 1_000_000)}
+	r := manifestReader{data: data, maxDepth: cfg.MaxDepth, budget: max(10*int64(len(data)), 1_000_000)}
 	r.limit = r.budget
 	if looksLikeJSON(data) {
 		if err := r.readJSON(); err != nil {

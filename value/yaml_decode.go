@@ -62,15 +62,15 @@ func FromYAMLDocuments(data []byte, opts ...DecodeOption) ([]Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > cfg.maxBytes {
-		line, col := lineColumnBytes(data, int(cfg.maxBytes))
+	if int64(len(data)) > cfg.MaxBytes {
+		line, col := lineColumnBytes(data, int(cfg.MaxBytes))
 		return nil, &SyntaxError{
 			Offset: -1, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.MaxBytes),
 		}
 	}
 	c := yamlConverter{
-		maxDepth: cfg.maxDepth,
+		maxDepth: cfg.MaxDepth,
 		budget:   max(10*int64(len(data)), 1_000_000),
 		cache:    map[*yaml.Node]yamlCached{},
 		active:   map[*yaml.Node]bool{},

@@ -10,7 +10,11 @@
 //
 // Packages value and fieldpath register their functions when they are
 // initialised, before any package that imports them; Of and SetOf return
-// them (package own holds them for the packages above).
+// them (package own holds them for the packages above). DecodeOf returns
+// what value's sibling converters (packages value/gostruct and
+// value/manifest) build on: taking a sorted map, value's JSON decoder and
+// its converter of plain data; they share value's allocator of slices
+// (Chunks) and resolve value's decode options (DecodeConfig).
 //
 // Concurrency: the functions are registered once, during initialisation,
 // and never written again; safe for concurrent use.
