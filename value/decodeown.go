@@ -1,6 +1,9 @@
 package value
 
-import "github.com/structmerge/structmerge/internal/valueown"
+import (
+	"github.com/structmerge/structmerge/internal/decodetext"
+	"github.com/structmerge/structmerge/internal/valueown"
+)
 
 // chunks is the allocator of the slices of the maps and lists one
 // decoding builds (see valueown.Chunks).
@@ -19,7 +22,7 @@ func init() {
 // decodeJSONWith decodes b as FromJSON(b, Like(like)) does, with the
 // conversion's arenas c and the decoder dec it gave back last time.
 func decodeJSONWith(dec any, b []byte, like Value, c chunks) (Value, any, chunks, error) {
-	cfg, err := sizedOptions(len(b), nil, func(off int) (int, int) { return lineColumnBytes(b, off) })
+	cfg, err := sizedOptions(len(b), nil, func(off int) (int, int) { return decodetext.LineColumn(b, off) })
 	if err != nil {
 		return Value{}, dec, c, err
 	}

@@ -13,14 +13,10 @@
 //     go.yaml.in/yaml/v3 resolves it). Anchors and aliases are expanded with
 //     a budget, merge keys (<<) are supported, and non-string keys are
 //     turned into their text, as sigs.k8s.io/yaml does.
-//   - FromManifest reads a manifest file as kubectl does: a JSON stream, or
-//     YAML documents split at "---" lines and read with YAML 1.1 rules
-//     (go.yaml.in/yaml/v2, the parser of sigs.k8s.io/yaml: yes, on and y
-//     are booleans, 0777 is octal), then sent through JSON as kubectl sends
-//     them (1.0 becomes 1). Repeated keys keep their last value and are
-//     listed; positions of fields are kept for messages. The scenario and
-//     schema formats, and FromYAML, stay YAML 1.2: they are structmerge's
-//     own formats, not what kubectl sends.
+//   - Package manifest reads a manifest file as kubectl does (YAML 1.1 or
+//     a JSON stream, sent through JSON as kubectl sends it), keeping the
+//     positions of fields and the repeated keys for messages; FromYAML,
+//     like the scenario and schema formats, stays YAML 1.2.
 //   - FromUnstructured converts the map[string]any form that encoding/json
 //     and Kubernetes' unstructured objects use; Unstructured converts back,
 //     and UnstructuredFrom converts back only what an operation changed,

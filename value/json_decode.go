@@ -1,7 +1,6 @@
 package value
 
 import (
-	"bytes"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/structmerge/structmerge/internal/decodetext"
 	"github.com/structmerge/structmerge/internal/jsonstr"
 )
 
@@ -26,7 +26,7 @@ import (
 // The returned value may share memory with a private copy of data, never with
 // data itself: the caller may reuse data afterwards.
 func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
-	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return lineColumnBytes(data, off) })
+	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return decodetext.LineColumn(data, off) })
 	if err != nil {
 		return Value{}, err
 	}
@@ -94,12 +94,6 @@ func (d *jsonDecoder) document(text string) (Value, error) {
 		return Value{}, e
 	}
 	return v, nil
-}
-
-func lineColumnBytes(data []byte, offset int) (line, col int) {
-	offset = min(max(offset, 0), len(data))
-	line = 1 + bytes.Count(data[:offset], []byte{'\n'})
-	return line, offset - bytes.LastIndexByte(data[:offset], '\n')
 }
 
 // jsonDecoder is the state of one FromJSON call.
@@ -579,18 +573,8 @@ func (d *jsonDecoder) number() (Value, bool) {
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		d.fail(start, nil, "number "+shortLiteral(lit)+" is out of the range of a float64")
+		d.fail(start, nil, "number "+decodetext.ShortLiteral(lit)+" is out of the range of a float64")
 		return Value{}, false
 	}
 	return NewFloat(f), true
-}
-
-// shortLiteral abbreviates a long literal for an error message, keeping its
-// start and end and saying how long it was.
-func shortLiteral(lit string) string {
-	const keep = 20
-	if len(lit) <= 2*keep+10 {
-		return lit
-	}
-	return lit[:keep] + "..." + lit[len(lit)-keep:] + " (" + strconv.Itoa(len(lit)) + " characters)"
 }

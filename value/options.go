@@ -17,10 +17,10 @@ const (
 const maxMaxDepth = 100_000
 
 // DecodeOption configures the decoders and converters: FromJSON,
-// FromJSONString, FromYAML, FromYAMLDocuments, FromManifest,
-// FromUnstructured, and the struct conversions of package gostruct
-// (FromStruct and Codec.FromStruct). MaxBytes bounds the decoders of
-// bytes; MaxDepth bounds every one; Like is read by FromJSON,
+// FromJSONString, FromYAML, FromYAMLDocuments, FromUnstructured, the
+// struct conversions of package gostruct (FromStruct and
+// Codec.FromStruct) and package manifest's Decode. MaxBytes bounds the
+// decoders of bytes; MaxDepth bounds every one; Like is read by FromJSON,
 // FromJSONString, FromUnstructured and the struct conversions (the others
 // give the same result without it).
 type DecodeOption func(decodeConfig) decodeConfig
