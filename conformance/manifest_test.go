@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/manifest"
 	yaml2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/runtime"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -22,7 +23,7 @@ import (
 )
 
 // The manifest tests check that structmerge reads a manifest file as
-// kubectl does: value.FromManifest against k8s.io/apimachinery's
+// kubectl does: manifest.Decode against k8s.io/apimachinery's
 // YAML-or-JSON stream decoder (sigs.k8s.io/yaml, YAML 1.1 through
 // go.yaml.in/yaml/v2) followed by the JSON decoding of unstructured
 // objects, which is what kubectl's resource builder does with -f FILE.
@@ -130,10 +131,10 @@ func readLikeKubectl(data []byte) ([]any, error) {
 	}
 }
 
-// readLikeStructmerge reads a manifest file with value.FromManifest. skip
+// readLikeStructmerge reads a manifest file with manifest.Decode. skip
 // is true when the input hits one of structmerge's documented limits.
 func readLikeStructmerge(data []byte) (docs []any, skip bool, err error) {
-	ds, err := value.FromManifest(data)
+	ds, err := manifest.Decode(data)
 	if err != nil {
 		return nil, errors.Is(err, value.ErrTooDeep) || errors.Is(err, value.ErrTooLarge), err
 	}
@@ -363,10 +364,10 @@ func TestManifestKubectl(t *testing.T) {
 }
 
 // readObjectsLikeStructmerge reads the objects of a manifest file as the
-// command does: value.FromManifest, with the items of an object whose
+// command does: manifest.Decode, with the items of an object whose
 // items are a list (a List, whatever its kind) read instead of it.
 func readObjectsLikeStructmerge(data []byte) ([]any, error) {
-	docs, err := value.FromManifest(data)
+	docs, err := manifest.Decode(data)
 	if err != nil {
 		return nil, err
 	}

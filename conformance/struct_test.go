@@ -15,6 +15,7 @@ import (
 	clientscheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
 // structFixtures reads k8s.io/api's round-trip fixtures
@@ -69,7 +70,7 @@ func moduleDirOf(t *testing.T, path string) string {
 }
 
 // TestStructCodecAgainstUnstructuredConverter converts every fixture of
-// k8s.io/api with value.StructCodec and with apimachinery's
+// k8s.io/api with gostruct.Codec and with apimachinery's
 // runtime.DefaultUnstructuredConverter: the same tree from the struct, the
 // same struct back from the tree, and a round trip that changes nothing.
 func TestStructCodecAgainstUnstructuredConverter(t *testing.T) {
@@ -77,7 +78,7 @@ func TestStructCodecAgainstUnstructuredConverter(t *testing.T) {
 	for name, obj := range fixtures {
 		t.Run(name, func(t *testing.T) {
 			typ := reflect.TypeOf(obj).Elem()
-			c, err := value.NewStructCodec(typ)
+			c, err := gostruct.NewCodec(typ)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,10 +128,10 @@ func TestStructCodecConcurrentKube(t *testing.T) {
 	for _, name := range []string{"core.v1.Pod", "apps.v1.Deployment", "core.v1.Node"} {
 		objs = append(objs, fixtures[name])
 	}
-	codecs := make([]*value.StructCodec, len(objs))
+	codecs := make([]*gostruct.Codec, len(objs))
 	wants := make([]value.Value, len(objs))
 	for i, o := range objs {
-		c, err := value.NewStructCodec(reflect.TypeOf(o).Elem())
+		c, err := gostruct.NewCodec(reflect.TypeOf(o).Elem())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func TestStructCodecConcurrentKube(t *testing.T) {
 					return
 				}
 				if !value.Equal(v, wants[k]) {
-					errs <- &value.StructError{Msg: "a round trip differs"}
+					errs <- &gostruct.Error{Msg: "a round trip differs"}
 					return
 				}
 			}

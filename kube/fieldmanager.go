@@ -16,6 +16,7 @@ import (
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
 // DefaultMaxUpdateManagers is how many Update entries the API server keeps
@@ -148,7 +149,7 @@ type FieldManager struct {
 	reset       ResetFieldsFunc
 	replicas    ReplicasPathsFunc
 	conv        VersionConverter
-	codecs      map[reflect.Type]*value.StructCodec // of WithStructTypes; never written
+	codecs      map[reflect.Type]*gostruct.Codec // of WithStructTypes; never written
 }
 
 // NewFieldManager returns a FieldManager that finds the schema of each

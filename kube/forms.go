@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
 // This file holds the field manager's operations on objects in the forms
@@ -188,11 +189,11 @@ func WithStructTypes(types ...reflect.Type) Option {
 }
 
 // structCodecs builds the conversion of each type, once.
-func structCodecs(types []reflect.Type) (map[reflect.Type]*value.StructCodec, error) {
+func structCodecs(types []reflect.Type) (map[reflect.Type]*gostruct.Codec, error) {
 	if len(types) == 0 {
 		return nil, nil
 	}
-	codecs := make(map[reflect.Type]*value.StructCodec, len(types))
+	codecs := make(map[reflect.Type]*gostruct.Codec, len(types))
 	for _, t := range types {
 		if t == nil {
 			return nil, fmt.Errorf("kube: WithStructTypes given a nil type")
@@ -200,7 +201,7 @@ func structCodecs(types []reflect.Type) (map[reflect.Type]*value.StructCodec, er
 		if _, ok := codecs[t]; ok {
 			continue
 		}
-		c, err := value.NewStructCodec(t)
+		c, err := gostruct.NewCodec(t)
 		if err != nil {
 			return nil, fmt.Errorf("kube: WithStructTypes: %w", err)
 		}
@@ -211,12 +212,12 @@ func structCodecs(types []reflect.Type) (map[reflect.Type]*value.StructCodec, er
 
 // codec returns the conversion of T: the one built by WithStructTypes, or
 // one built for this call.
-func codec[T any](m *FieldManager) (*value.StructCodec, error) {
+func codec[T any](m *FieldManager) (*gostruct.Codec, error) {
 	t := reflect.TypeFor[T]()
 	if c, ok := m.codecs[t]; ok {
 		return c, nil
 	}
-	return value.NewStructCodec(t)
+	return gostruct.NewCodec(t)
 }
 
 // ApplyStruct is m.Apply on a Go struct type T with json tags (a k8s.io/api

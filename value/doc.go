@@ -13,34 +13,25 @@
 //     go.yaml.in/yaml/v3 resolves it). Anchors and aliases are expanded with
 //     a budget, merge keys (<<) are supported, and non-string keys are
 //     turned into their text, as sigs.k8s.io/yaml does.
-//   - FromManifest reads a manifest file as kubectl does: a JSON stream, or
-//     YAML documents split at "---" lines and read with YAML 1.1 rules
-//     (go.yaml.in/yaml/v2, the parser of sigs.k8s.io/yaml: yes, on and y
-//     are booleans, 0777 is octal), then sent through JSON as kubectl sends
-//     them (1.0 becomes 1). Repeated keys keep their last value and are
-//     listed; positions of fields are kept for messages. The scenario and
-//     schema formats, and FromYAML, stay YAML 1.2: they are structmerge's
-//     own formats, not what kubectl sends.
+//   - Package manifest reads a manifest file as kubectl does (YAML 1.1 or
+//     a JSON stream, sent through JSON as kubectl sends it), keeping the
+//     positions of fields and the repeated keys for messages; FromYAML,
+//     like the scenario and schema formats, stays YAML 1.2.
 //   - FromUnstructured converts the map[string]any form that encoding/json
 //     and Kubernetes' unstructured objects use; Unstructured converts back,
 //     and UnstructuredFrom converts back only what an operation changed,
 //     giving back the caller's own maps and lists for the rest (so the
 //     result aliases them).
-//   - A StructCodec converts Go structs (such as the k8s.io/api types) by
-//     their json tags, both ways (FromStruct, ToStruct), as Kubernetes'
-//     unstructured converter does: omitempty, omitzero, inline fields and
-//     types that marshal themselves included. NewStructCodec walks the
-//     type graph once; the codec is immutable and a server keeps one per
-//     type. The functions FromStruct and ToStruct build one per call.
-//     ToStructFrom converts back only what an operation changed, copying
-//     the caller's own structs, pointers, slices and maps for the rest
-//     (so the result aliases them).
+//   - Package gostruct converts Go structs (such as the k8s.io/api types)
+//     to values and back by their json tags, as Kubernetes' unstructured
+//     converter does; it builds on this package's decode options.
 //   - The option Like(v) makes FromJSON, FromUnstructured and the struct
-//     conversions give, for each part equal to the part of v at the same
-//     path, that part itself (the same stored node, value.Same): an
-//     update's object converted like the live object, converted before it,
-//     shares what did not change, which makes comparing the two (and, with
-//     typed.Like, checking the new one) proportional to what changed.
+//     conversions of package gostruct give, for each part equal to the
+//     part of v at the same path, that part itself (the same stored node,
+//     value.Same): an update's object converted like the live object,
+//     converted before it, shares what did not change, which makes
+//     comparing the two (and, with typed.Like, checking the new one)
+//     proportional to what changed.
 //     LikeOrigin also gives the Go value v came from: a struct below the
 //     root, or a part with its own marshalling, equal in Go to the
 //     origin's at the same place takes v's node without being converted.
@@ -78,12 +69,10 @@
 // space owned by one call, and no package-level variable is written after
 // program start; the package has no pool. Its uses of unsafe are in
 // value.go: the representation of a Value (a kind, a word and a pointer
-// into an immutable string or slice), and a StructCodec's reads of a
-// struct's scalar fields at their offsets (structMem), which only read,
-// each as the kind of its field. No caller can change a value that others
-// share: NewList and NewMap copy the slices they are given, Items and
-// Fields yield the elements (Len, Index and FieldAt read one), and a Value
-// cannot be compared with == (use Equal or Same). The module's own decoders
-// and merge hand their slices over without a copy, through an internal
-// package.
+// into an immutable string or slice). No caller can change a value that
+// others share: NewList and NewMap copy the slices they are given, Items
+// and Fields yield the elements (Len, Index and FieldAt read one), and a
+// Value cannot be compared with == (use Equal or Same). The module's own
+// decoders, its struct codec and its merge hand their slices over without
+// a copy, through an internal package.
 package value

@@ -56,5 +56,6 @@ func TestOutsideCannotReachBackingArrays(t *testing.T) {
 		{"append to Fields", "import \"github.com/structmerge/structmerge/value\"\n\nvar F = append(value.NewMap(nil).Fields(), value.Field{})\n", "iter.Seq2"},
 		{"compare with ==", "import \"github.com/structmerge/structmerge/value\"\n\nvar F = value.NewInt(1) == value.NewInt(1)\n", "cannot be compared"},
 		{"internal ownership", "import \"github.com/structmerge/structmerge/internal/valueown\"\n\nvar F = valueown.Register[int, int]\n", "use of internal package"},
+		{"internal codec operations", "import \"github.com/structmerge/structmerge/internal/valueown\"\n\nvar F = valueown.DecodeOf[int, int]\n", "use of internal package"},
 	})
 }

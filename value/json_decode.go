@@ -1,7 +1,6 @@
 package value
 
 import (
-	"bytes"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/structmerge/structmerge/internal/decodetext"
 	"github.com/structmerge/structmerge/internal/jsonstr"
 )
 
@@ -26,7 +26,7 @@ import (
 // The returned value may share memory with a private copy of data, never with
 // data itself: the caller may reuse data afterwards.
 func FromJSON(data []byte, opts ...DecodeOption) (Value, error) {
-	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return lineColumnBytes(data, off) })
+	cfg, err := sizedOptions(len(data), opts, func(off int) (int, int) { return decodetext.LineColumn(data, off) })
 	if err != nil {
 		return Value{}, err
 	}
@@ -52,18 +52,18 @@ func sizedOptions(n int, opts []DecodeOption, at func(int) (int, int)) (decodeCo
 	if err != nil {
 		return cfg, err
 	}
-	if int64(n) > cfg.maxBytes {
-		line, col := at(int(cfg.maxBytes))
+	if int64(n) > cfg.MaxBytes {
+		line, col := at(int(cfg.MaxBytes))
 		return cfg, &SyntaxError{
-			Offset: cfg.maxBytes, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", n, cfg.maxBytes),
+			Offset: cfg.MaxBytes, Line: line, Column: col, Err: ErrTooLarge,
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", n, cfg.MaxBytes),
 		}
 	}
 	return cfg, nil
 }
 
 func fromJSON(text string, cfg decodeConfig) (Value, error) {
-	d := jsonDecoder{maxDepth: cfg.maxDepth, like: cfg.like.Value}
+	d := jsonDecoder{maxDepth: cfg.MaxDepth, like: cfg.Like.Value}
 	return d.document(text)
 }
 
@@ -94,12 +94,6 @@ func (d *jsonDecoder) document(text string) (Value, error) {
 		return Value{}, e
 	}
 	return v, nil
-}
-
-func lineColumnBytes(data []byte, offset int) (line, col int) {
-	offset = min(max(offset, 0), len(data))
-	line = 1 + bytes.Count(data[:offset], []byte{'\n'})
-	return line, offset - bytes.LastIndexByte(data[:offset], '\n')
 }
 
 // jsonDecoder is the state of one FromJSON call.
@@ -296,7 +290,7 @@ func (d *jsonDecoder) object(depth int, like Value) (Value, bool) {
 		d.fields, d.keyOffs = d.fields[:base], d.keyOffs[:base]
 		return like, true
 	}
-	out := d.allocFields(len(scratch))
+	out := d.AllocFields(len(scratch))
 	sorted := fieldsSorted(scratch) // strictly: no name twice
 	switch {
 	case sorted:
@@ -405,7 +399,7 @@ func (d *jsonDecoder) array(depth int, like Value) (Value, bool) {
 		d.items = d.items[:base]
 		return like, true
 	}
-	out := d.allocItems(len(scratch))
+	out := d.AllocItems(len(scratch))
 	copy(out, scratch)
 	d.items = d.items[:base]
 	return listValue(out), true
@@ -579,18 +573,8 @@ func (d *jsonDecoder) number() (Value, bool) {
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		d.fail(start, nil, "number "+shortLiteral(lit)+" is out of the range of a float64")
+		d.fail(start, nil, "number "+decodetext.ShortLiteral(lit)+" is out of the range of a float64")
 		return Value{}, false
 	}
 	return NewFloat(f), true
-}
-
-// shortLiteral abbreviates a long literal for an error message, keeping its
-// start and end and saying how long it was.
-func shortLiteral(lit string) string {
-	const keep = 20
-	if len(lit) <= 2*keep+10 {
-		return lit
-	}
-	return lit[:keep] + "..." + lit[len(lit)-keep:] + " (" + strconv.Itoa(len(lit)) + " characters)"
 }

@@ -2,6 +2,8 @@ package value
 
 import (
 	"fmt"
+
+	"github.com/structmerge/structmerge/internal/valueown"
 )
 
 // Default limits for decoding.
@@ -15,19 +17,18 @@ const (
 const maxMaxDepth = 100_000
 
 // DecodeOption configures the decoders and converters: FromJSON,
-// FromJSONString, FromYAML, FromYAMLDocuments, FromManifest,
-// FromUnstructured, FromStruct and StructCodec.FromStruct. MaxBytes bounds
-// the decoders of bytes; MaxDepth bounds every one; Like is read by
-// FromJSON, FromJSONString, FromUnstructured and the struct conversions
-// (the others give the same result without it).
+// FromJSONString, FromYAML, FromYAMLDocuments, FromUnstructured, the
+// struct conversions of package gostruct (FromStruct and
+// Codec.FromStruct) and package manifest's Decode. MaxBytes bounds the
+// decoders of bytes; MaxDepth bounds every one; Like is read by FromJSON,
+// FromJSONString, FromUnstructured and the struct conversions (the others
+// give the same result without it).
 type DecodeOption func(decodeConfig) decodeConfig
 
-type decodeConfig struct {
-	maxDepth int
-	maxBytes int64
-	like     Origin
-	err      error
-}
+// decodeConfig is what options resolve to. Its type is in an internal
+// package so that the module's other converters (packages gostruct and
+// manifest) resolve their options as this package does.
+type decodeConfig = valueown.DecodeConfig[Origin]
 
 // Like makes a decoder give, for each part of its result equal to the part
 // of like at the same path (map fields by name, list items by index; an
@@ -54,7 +55,7 @@ func Like(like Value) DecodeOption { return LikeOrigin(Origin{Value: like}) }
 // types do. A Data of another type than the one converted is not used.
 func LikeOrigin(o Origin) DecodeOption {
 	return func(c decodeConfig) decodeConfig {
-		c.like = o
+		c.Like = o
 		return c
 	}
 }
@@ -65,10 +66,10 @@ func LikeOrigin(o Origin) DecodeOption {
 func MaxDepth(n int) DecodeOption {
 	return func(c decodeConfig) decodeConfig {
 		if n <= 0 || n > maxMaxDepth {
-			c.err = fmt.Errorf("value: MaxDepth must be between 1 and %d, got %d", maxMaxDepth, n)
+			c.Err = fmt.Errorf("value: MaxDepth must be between 1 and %d, got %d", maxMaxDepth, n)
 			return c
 		}
-		c.maxDepth = n
+		c.MaxDepth = n
 		return c
 	}
 }
@@ -79,20 +80,20 @@ func MaxDepth(n int) DecodeOption {
 func MaxBytes(n int64) DecodeOption {
 	return func(c decodeConfig) decodeConfig {
 		if n <= 0 {
-			c.err = fmt.Errorf("value: MaxBytes must be positive, got %d", n)
+			c.Err = fmt.Errorf("value: MaxBytes must be positive, got %d", n)
 			return c
 		}
-		c.maxBytes = n
+		c.MaxBytes = n
 		return c
 	}
 }
 
 func resolveOptions(opts []DecodeOption) (decodeConfig, error) {
-	c := decodeConfig{maxDepth: DefaultMaxDepth, maxBytes: DefaultMaxBytes}
+	c := decodeConfig{MaxDepth: DefaultMaxDepth, MaxBytes: DefaultMaxBytes}
 	for _, o := range opts {
 		if o != nil {
 			c = o(c)
 		}
 	}
-	return c, c.err
+	return c, c.Err
 }

@@ -174,12 +174,12 @@ func FromUnstructured(x any, opts ...DecodeOption) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	c := unstructuredConverter{maxDepth: cfg.maxDepth}
-	v, ok := c.convertLike(x, cfg.like.Value)
+	c := unstructuredConverter{maxDepth: cfg.MaxDepth}
+	v, ok := c.convertLike(x, cfg.Like.Value)
 	if !ok && !c.ordered {
 		// The quick conversion failed somewhere; the error reported is
 		// the first in key order, which only the ordered conversion finds.
-		c = unstructuredConverter{ordered: true, maxDepth: cfg.maxDepth}
+		c = unstructuredConverter{ordered: true, maxDepth: cfg.MaxDepth}
 		v, ok = c.convert(x)
 	}
 	if !ok {
@@ -310,7 +310,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 		if len(x) == 0 {
 			return Value{kind: List}, true
 		}
-		items := c.allocItems(len(x))
+		items := c.AllocItems(len(x))
 		for i := range x {
 			items[i] = NewString(x[i])
 		}
@@ -319,7 +319,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 		if len(x) == 0 {
 			return Value{kind: List}, true
 		}
-		items := c.allocItems(len(x))
+		items := c.AllocItems(len(x))
 		var shape Value
 		for i := range x {
 			v, ok := c.convertShaped(x[i], shape)
@@ -333,7 +333,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	case map[string]any:
 		return c.stringMap(x)
 	case map[string]string:
-		fields := c.allocFields(len(x))[:0]
+		fields := c.AllocFields(len(x))[:0]
 		for k, s := range x {
 			fields = append(fields, Field{Name: k, Value: NewString(s)})
 		}
@@ -352,7 +352,7 @@ func (c *unstructuredConverter) list(l []any, guide Value) (Value, bool) {
 	if len(l) == 0 {
 		return Value{kind: List}, true
 	}
-	items := c.allocItems(len(l))
+	items := c.AllocItems(len(l))
 	var shape Value
 	if gi := guide.items(); len(gi) > 0 {
 		shape = gi[0]
@@ -420,7 +420,7 @@ func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value
 	}
 	// m has len(sf) keys, and each name of sf is one: they are its keys,
 	// in order.
-	fields := c.allocFields(len(sf))
+	fields := c.AllocFields(len(sf))
 	for i := range sf {
 		v, ok := c.convertShaped(xs[i], sf[i].Value)
 		if !ok {
@@ -504,11 +504,11 @@ func (c *unstructuredConverter) mapLikeFrom(m map[string]any, lf []Field, j int,
 		if !c.mapFieldsLike(small[:len(m)], m, lf, j, v, first) {
 			return Value{}, false
 		}
-		fields := c.allocFields(len(m))
+		fields := c.AllocFields(len(m))
 		copy(fields, small[:len(m)])
 		return mapValue(fields), true
 	}
-	fields := c.allocFields(len(m))
+	fields := c.AllocFields(len(m))
 	if !c.mapFieldsLike(fields, m, lf, j, v, first) {
 		return Value{}, false
 	}
@@ -582,7 +582,7 @@ func (c *unstructuredConverter) listLike(l []any, like Value) (Value, bool) {
 // the same index, knowing, when at >= 0, that the first at of li are l's
 // items as they are and v is l[at] converted.
 func (c *unstructuredConverter) listLikeFrom(l []any, li []Value, at int, v Value) (Value, bool) {
-	items := c.allocItems(len(l))
+	items := c.AllocItems(len(l))
 	i := 0
 	if at >= 0 {
 		i = copy(items, li[:at])
@@ -660,7 +660,7 @@ func (c *unstructuredConverter) stringMap(m map[string]any) (Value, bool) {
 		var small [smallMap]Field
 		return c.smallMapFields(small[:len(m)], m)
 	}
-	fields := c.allocFields(len(m))
+	fields := c.AllocFields(len(m))
 	if !c.mapFields(fields, m) {
 		return Value{}, false
 	}
@@ -680,7 +680,7 @@ func (c *unstructuredConverter) smallMapFields(small []Field, m map[string]any) 
 		i++
 	}
 	order := smallOrder(small)
-	fields := c.allocFields(len(small))
+	fields := c.AllocFields(len(small))
 	for i := range fields {
 		fields[i] = small[order[i]]
 	}
@@ -761,7 +761,7 @@ func (c *unstructuredConverter) orderedStringMap(m map[string]any) (Value, bool)
 func (c *unstructuredConverter) sortedPairs(base int) (Value, bool) {
 	slices.SortFunc(c.pairs[base:], func(a, b namedAny) int { return strings.Compare(a.name, b.name) })
 	n := len(c.pairs) - base
-	fields := c.allocFields(n)
+	fields := c.AllocFields(n)
 	for i := range n {
 		// Converting a value pushes onto c.pairs, which may move it:
 		// index it afresh each time.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/structmerge/structmerge/internal/decodetext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -62,15 +63,15 @@ func FromYAMLDocuments(data []byte, opts ...DecodeOption) ([]Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > cfg.maxBytes {
-		line, col := lineColumnBytes(data, int(cfg.maxBytes))
+	if int64(len(data)) > cfg.MaxBytes {
+		line, col := decodetext.LineColumn(data, int(cfg.MaxBytes))
 		return nil, &SyntaxError{
 			Offset: -1, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.MaxBytes),
 		}
 	}
 	c := yamlConverter{
-		maxDepth: cfg.maxDepth,
+		maxDepth: cfg.MaxDepth,
 		budget:   max(10*int64(len(data)), 1_000_000),
 		cache:    map[*yaml.Node]yamlCached{},
 		active:   map[*yaml.Node]bool{},
@@ -118,16 +119,8 @@ func decodeNode(dec *yaml.Decoder, doc *yaml.Node) (err error) {
 // yamlParseError turns an error of the YAML parser ("yaml: line 3: ...")
 // into a *SyntaxError.
 func yamlParseError(err error) *SyntaxError {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	e := &SyntaxError{Offset: -1, Msg: msg}
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, tail, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				e.Line, e.Msg = n, tail
-			}
-		}
-	}
-	return e
+	line, msg := decodetext.YAMLParseError(err)
+	return &SyntaxError{Offset: -1, Line: line, Msg: msg}
 }
 
 type yamlCached struct {
@@ -241,7 +234,7 @@ func (c *yamlConverter) sequence(n *yaml.Node, depth int) (Value, int64, int, bo
 	if !c.charge(n, 1) {
 		return Value{}, 0, 0, false
 	}
-	if tag := shortYAMLTag(n.Tag); tag != "!!seq" && strings.HasPrefix(tag, "!!") {
+	if tag := decodetext.ShortYAMLTag(n.Tag); tag != "!!seq" && strings.HasPrefix(tag, "!!") {
 		return c.fail(n, nil, "cannot decode a sequence as %s", tag)
 	}
 	items := make([]Value, len(n.Content))
@@ -260,7 +253,7 @@ func (c *yamlConverter) sequence(n *yaml.Node, depth int) (Value, int64, int, bo
 }
 
 func isMergeKey(k *yaml.Node) bool {
-	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "" || k.Tag == "!" || shortYAMLTag(k.Tag) == "!!merge")
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "" || k.Tag == "!" || decodetext.ShortYAMLTag(k.Tag) == "!!merge")
 }
 
 type yamlKey struct {
@@ -275,7 +268,7 @@ func (c *yamlConverter) mapping(n *yaml.Node, depth int) (Value, int64, int, boo
 	if !c.charge(n, 1) {
 		return Value{}, 0, 0, false
 	}
-	if tag := shortYAMLTag(n.Tag); tag != "!!map" && strings.HasPrefix(tag, "!!") {
+	if tag := decodetext.ShortYAMLTag(n.Tag); tag != "!!map" && strings.HasPrefix(tag, "!!") {
 		return c.fail(n, nil, "cannot decode a mapping as %s", tag)
 	}
 	if len(n.Content)%2 != 0 {
@@ -441,7 +434,7 @@ func (c *yamlConverter) key(kn *yaml.Node) (string, bool) {
 	if kn.Kind == yaml.AliasNode && !c.charge(kn, 1) {
 		return "", false
 	}
-	tag := shortYAMLTag(n.Tag)
+	tag := decodetext.ShortYAMLTag(n.Tag)
 	switch tag {
 	case "!!int":
 		if i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
@@ -507,13 +500,6 @@ func yamlKindName(k yaml.Kind) string {
 	return "node"
 }
 
-func shortYAMLTag(tag string) string {
-	if rest, ok := strings.CutPrefix(tag, "tag:yaml.org,2002:"); ok {
-		return "!!" + rest
-	}
-	return tag
-}
-
 func isYAMLNonFinite(s string) bool {
 	switch s {
 	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
@@ -530,7 +516,7 @@ func (c *yamlConverter) scalar(n *yaml.Node) (Value, bool) {
 		c.fail(n, nil, "cannot decode %q as %s", s, what)
 		return Value{}, false
 	}
-	switch tag := shortYAMLTag(n.Tag); tag {
+	switch tag := decodetext.ShortYAMLTag(n.Tag); tag {
 	case "!!null":
 		switch s {
 		case "", "~", "null", "Null", "NULL":
@@ -560,7 +546,7 @@ func (c *yamlConverter) scalar(n *yaml.Node) (Value, bool) {
 			return Value{}, false
 		}
 		plain := strings.ReplaceAll(s, "_", "")
-		if !yamlFloatSyntax(plain) {
+		if !decodetext.YAMLFloatSyntax(plain) {
 			return bad("a float")
 		}
 		f, err := strconv.ParseFloat(plain, 64)
@@ -569,7 +555,7 @@ func (c *yamlConverter) scalar(n *yaml.Node) (Value, bool) {
 				return NewFloat(float64(i)), true
 			}
 			if math.IsInf(f, 0) {
-				c.fail(n, nil, "number %s is out of the range of a float64", shortLiteral(s))
+				c.fail(n, nil, "number %s is out of the range of a float64", decodetext.ShortLiteral(s))
 				return Value{}, false
 			}
 			return bad("a float")
@@ -587,52 +573,6 @@ func (c *yamlConverter) scalar(n *yaml.Node) (Value, bool) {
 	}
 	// !!str, !!timestamp, !!merge as a value, and unknown tags: the text.
 	return NewString(s), true
-}
-
-// yamlFloatSyntax accepts [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
-// and the integer forms with base prefixes that an explicit !!float may tag.
-func yamlFloatSyntax(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	if strings.HasPrefix(s[i:], "0x") || strings.HasPrefix(s[i:], "0o") || strings.HasPrefix(s[i:], "0b") {
-		_, err := strconv.ParseInt(s, 0, 64)
-		return err == nil
-	}
-	digits := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		frac := 0
-		for i < len(s) && isDigit(s[i]) {
-			i++
-			frac++
-		}
-		if digits == 0 && frac == 0 {
-			return false
-		}
-	} else if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for i < len(s) && isDigit(s[i]) {
-			i++
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 func sortIntsStableBy(order []int, less func(a, b int) bool) {

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
 // benchKubeBoundaryStruct adds to BenchmarkKubeBoundary the struct
@@ -179,11 +180,11 @@ func TestKubeBoundaryStructWalks(t *testing.T) {
 		}
 		obj := decodeStruct(t, o, o.stored)
 		c := structCopyWalk(reflect.ValueOf(obj).Elem()).Addr().Interface().(runtime.Object)
-		ov, err := value.FromStruct(obj)
+		ov, err := gostruct.FromStruct(obj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cv, err := value.FromStruct(c)
+		cv, err := gostruct.FromStruct(c)
 		if err != nil {
 			t.Fatal(err)
 		}

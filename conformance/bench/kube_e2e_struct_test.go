@@ -9,7 +9,7 @@ package bench
 // server builds it for a built-in kind: client-go's scheme as the creater
 // and, unsafe (no copies), as the object convertor, which turns the
 // merged object back into the Go type. structmerge converts with one
-// value.StructCodec per type, built once before any request, as a server
+// gostruct.Codec per type, built once before any request, as a server
 // does at start; each request converts struct -> value, goes through
 // kube.FieldManager, and converts value -> struct.
 
@@ -32,12 +32,13 @@ import (
 
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
 // e2eStructs is the setup of the struct form: a codec per object and the
 // reference's field managers with the scheme.
 type e2eStructs struct {
-	codecs map[string]*value.StructCodec          // by object name
+	codecs map[string]*gostruct.Codec             // by object name
 	run    map[string]structRun                   // by object name
 	ref    map[string]*managedfields.FieldManager // by object/subresource
 }
@@ -59,7 +60,7 @@ func kubeE2EStructs(tb testing.TB, s *e2eSetup) *e2eStructs {
 }
 
 func buildE2EStructs(s *e2eSetup) (*e2eStructs, error) {
-	st := &e2eStructs{codecs: map[string]*value.StructCodec{}, run: map[string]structRun{}, ref: map[string]*managedfields.FieldManager{}}
+	st := &e2eStructs{codecs: map[string]*gostruct.Codec{}, run: map[string]structRun{}, ref: map[string]*managedfields.FieldManager{}}
 	tc := applyconfigurations.NewTypeConverter(clientscheme.Scheme)
 	convertor := runtime.UnsafeObjectConvertor(clientscheme.Scheme)
 	for _, o := range s.objects {
@@ -70,7 +71,7 @@ func buildE2EStructs(s *e2eSetup) (*e2eStructs, error) {
 		if err != nil {
 			return nil, err
 		}
-		if st.codecs[o.name], err = value.NewStructCodec(reflect.TypeOf(obj).Elem()); err != nil {
+		if st.codecs[o.name], err = gostruct.NewCodec(reflect.TypeOf(obj).Elem()); err != nil {
 			return nil, err
 		}
 		switch obj.(type) {

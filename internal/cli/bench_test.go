@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/manifest"
 )
 
 // commandObjects is how many manifests BenchmarkCommand works on.
@@ -85,7 +86,7 @@ func BenchmarkCommand(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					docs, err := value.FromManifest(data)
+					docs, err := manifest.Decode(data)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -16,7 +16,7 @@
 //   - validate: every schema problem with file, document and field path.
 //   - scenario run: scenario files (package internal/scenario).
 //
-// Manifests (and --live objects) are read with value.FromManifest, the
+// Manifests (and --live objects) are read with manifest.Decode, the
 // values kubectl would send; a repeated key is a warning on standard error
 // (a problem for validate).
 //

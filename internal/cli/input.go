@@ -13,6 +13,7 @@ import (
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/kube"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/manifest"
 )
 
 // badInput is an error in what the user gave (exit status 2).
@@ -33,11 +34,11 @@ type object struct {
 	// src is the document the object was read from (positions of its
 	// fields); ptr is the JSON pointer of the object in it ("" or
 	// "/items/3" for a List item).
-	src *value.ManifestDocument
+	src *manifest.Document
 	ptr string
 	// dups are the repeated mapping keys of the document, set on the
 	// document's first object only.
-	dups []value.DuplicateKey
+	dups []manifest.DuplicateKey
 }
 
 // where names the object's place: "web.yaml: document 2 (line 7)".
@@ -164,9 +165,9 @@ func expand(p string, recursive bool) ([]string, error) {
 }
 
 // decodeObjects decodes the documents of one file as kubectl reads them
-// (value.FromManifest: YAML 1.1 or a JSON stream) and expands Lists.
+// (manifest.Decode: YAML 1.1 or a JSON stream) and expands Lists.
 func decodeObjects(file string, data []byte) ([]object, error) {
-	docs, err := value.FromManifest(data)
+	docs, err := manifest.Decode(data)
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
@@ -204,7 +205,7 @@ func decodeObjects(file string, data []byte) ([]object, error) {
 
 // duplicateMessage describes a repeated mapping key:
 // "cm.yaml:7:3: duplicate key .data.a (first at line 6, column 3); the last value is kept, as kubectl keeps it".
-func duplicateMessage(o object, d value.DuplicateKey) string {
+func duplicateMessage(o object, d manifest.DuplicateKey) string {
 	return fmt.Sprintf("%s:%d:%d: duplicate key %s (first at line %d, column %d); the last value is kept, as kubectl keeps it",
 		o.File, d.Line, d.Column, pointerPath(o.src.Value, d.Path), d.FirstLine, d.FirstColumn)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/manifest"
 )
 
 // Bounds every case must stay within. The time bound is multiplied by
@@ -533,20 +534,20 @@ func hostileCases() []hostileCase {
 			return err
 		}), want: "alias expansion exceeds the limit", is: value.ErrTooLarge},
 		{name: "manifest-billion-laughs", prepare: constant(func() error {
-			_, err := value.FromManifest(append([]byte("a: 1\n---\n"), laughs()...))
+			_, err := manifest.Decode(append([]byte("a: 1\n---\n"), laughs()...))
 			return err
 		}), want: "excessive aliasing", is: value.ErrTooLarge},
 		{name: "manifest-nested-past-the-limit", prepare: constant(func() error {
 			// Flow YAML that starts with {: not JSON, so read as YAML.
-			_, err := value.FromManifest(nested("{a: ", "1", "}", value.DefaultMaxDepth+1))
+			_, err := manifest.Decode(nested("{a: ", "1", "}", value.DefaultMaxDepth+1))
 			return err
 		}), want: "nesting exceeds the maximum depth of 1000", is: value.ErrTooDeep},
 		{name: "manifest-alias-inside-its-anchor", prepare: constant(func() error {
-			_, err := value.FromManifest([]byte("a: &x [1, *x]"))
+			_, err := manifest.Decode([]byte("a: &x [1, *x]"))
 			return err
 		}), want: "anchor"},
 		{name: "manifest-5000-documents", prepare: constant(func() error {
-			docs, err := value.FromManifest([]byte(strings.Repeat("a: 1\n---\n", 5_000)))
+			docs, err := manifest.Decode([]byte(strings.Repeat("a: 1\n---\n", 5_000)))
 			if err == nil && len(docs) != 5_000 {
 				return fmt.Errorf("%d documents", len(docs))
 			}

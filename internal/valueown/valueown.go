@@ -13,7 +13,11 @@
 // Packages value and fieldpath register their functions when they are
 // initialised, before any package that imports them; Of, SetOf and
 // NodesOf return them (package own holds the first two for the packages
-// above, package setasm the last).
+// above, package setasm the last). DecodeOf returns what value's sibling
+// converters (packages value/gostruct and value/manifest) build on: taking
+// a sorted map, value's JSON decoder and its converter of plain data; they
+// share value's allocator of slices (Chunks) and resolve value's decode
+// options (DecodeConfig).
 //
 // Concurrency: the functions are registered once, during initialisation,
 // and never written again; safe for concurrent use.

@@ -1,4 +1,4 @@
-package value
+package manifest
 
 import (
 	"bytes"
@@ -15,12 +15,15 @@ import (
 
 	yaml2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/structmerge/structmerge/internal/decodetext"
+	"github.com/structmerge/structmerge/internal/valueown"
+	"github.com/structmerge/structmerge/value"
 )
 
-// ManifestDocument is one document of a manifest file, as FromManifest
-// reads it.
-type ManifestDocument struct {
-	Value Value
+// Document is one document of a manifest file, as Decode reads it.
+type Document struct {
+	Value value.Value
 	// Line and Column (1-based) are where the document's content starts;
 	// 0 when not known.
 	Line, Column int
@@ -50,12 +53,12 @@ type DuplicateKey struct {
 // JSON pointer is written in the manifest: the key of a field, or a list
 // item. ok is false when the position is not known (a field that comes
 // from a merge key or an alias, or a pointer that names nothing).
-func (d ManifestDocument) Position(pointer string) (line, column int, ok bool) {
+func (d Document) Position(pointer string) (line, column int, ok bool) {
 	p, ok := d.positions[pointer]
 	return p.line, p.col, ok
 }
 
-// FromManifest decodes a manifest file the way kubectl reads one (through
+// Decode decodes a manifest file the way kubectl reads one (through
 // k8s.io/apimachinery's YAML-or-JSON stream decoder and sigs.k8s.io/yaml),
 // so that the values are those kubectl would send:
 //
@@ -79,21 +82,22 @@ func (d ManifestDocument) Position(pointer string) (line, column int, ok bool) {
 //   - Empty documents and documents that are null are skipped.
 //
 // kind: List is not expanded here (that is the caller's business). The
-// limits of MaxBytes and MaxDepth apply, and alias expansion is bounded as
-// in FromYAML. Errors are *SyntaxError values with a line where known.
-func FromManifest(data []byte, opts ...DecodeOption) ([]ManifestDocument, error) {
-	cfg, err := resolveOptions(opts)
+// limits of value.MaxBytes and value.MaxDepth apply, and alias expansion
+// is bounded as in value.FromYAML. Errors are *value.SyntaxError values
+// with a line where known.
+func Decode(data []byte, opts ...value.DecodeOption) ([]Document, error) {
+	cfg, err := options(opts)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > cfg.maxBytes {
-		line, col := lineColumnBytes(data, int(cfg.maxBytes))
-		return nil, &SyntaxError{
-			Offset: -1, Line: line, Column: col, Err: ErrTooLarge,
-			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.maxBytes),
+	if int64(len(data)) > cfg.MaxBytes {
+		line, col := decodetext.LineColumn(data, int(cfg.MaxBytes))
+		return nil, &value.SyntaxError{
+			Offset: -1, Line: line, Column: col, Err: value.ErrTooLarge,
+			Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d bytes", len(data), cfg.MaxBytes),
 		}
 	}
-	r := manifestReader{data: data, maxDepth: cfg.maxDepth, budget: max(10*int64(len(data)), 1_000_000)}
+	r := manifestReader{data: data, maxDepth: cfg.MaxDepth, budget: max(10*int64(len(data)), 1_000_000)}
 	r.limit = r.budget
 	if looksLikeJSON(data) {
 		if err := r.readJSON(); err != nil {
@@ -118,7 +122,7 @@ func looksLikeJSON(data []byte) bool {
 type manifestReader struct {
 	data       []byte
 	lineStarts []int // offsets of the lines of data, for JSON positions
-	docs       []ManifestDocument
+	docs       []Document
 	maxDepth   int
 	budget     int64
 	limit      int64
@@ -144,7 +148,7 @@ func (r *manifestReader) readJSON() error {
 			}
 			continue
 		}
-		jsonErr := &SyntaxError{Offset: -1, Msg: err.Error()}
+		jsonErr := &value.SyntaxError{Offset: -1, Msg: err.Error()}
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
 			jsonErr.Offset = syn.Offset
@@ -160,7 +164,7 @@ func (r *manifestReader) readJSON() error {
 		}
 		n := len(r.docs)
 		if err := r.readYAML(start); err != nil {
-			if len(r.docs) == n && !errors.Is(err, ErrTooDeep) && !errors.Is(err, ErrTooLarge) {
+			if len(r.docs) == n && !errors.Is(err, value.ErrTooDeep) && !errors.Is(err, value.ErrTooLarge) {
 				// The first YAML document failed: report the JSON
 				// error, as kubectl does (but a limit by its name).
 				return jsonErr
@@ -210,15 +214,15 @@ func (r *manifestReader) addJSON(raw []byte, offset int) error {
 	dec.UseNumber()
 	var x any
 	if err := dec.Decode(&x); err != nil {
-		return &SyntaxError{Offset: int64(offset), Msg: err.Error()}
+		return &value.SyntaxError{Offset: int64(offset), Msg: err.Error()}
 	}
-	line, col := lineColumnBytes(r.data, offset)
+	line, col := decodetext.LineColumn(r.data, offset)
 	c := manifestConverter{r: r, line: line}
 	v, ok := c.convert(x, 1)
 	if !ok {
 		return c.error()
 	}
-	doc := ManifestDocument{Value: v, Line: line, Column: col}
+	doc := Document{Value: v, Line: line, Column: col}
 	r.locateJSON(raw, offset, &doc)
 	r.docs = append(r.docs, doc)
 	return nil
@@ -226,7 +230,7 @@ func (r *manifestReader) addJSON(raw []byte, offset int) error {
 
 // locateJSON records the positions of the fields and list items of a JSON
 // value that starts at offset in the input, and its repeated keys.
-func (r *manifestReader) locateJSON(raw []byte, offset int, doc *ManifestDocument) {
+func (r *manifestReader) locateJSON(raw []byte, offset int, doc *Document) {
 	if r.lineStarts == nil {
 		r.lineStarts = []int{0}
 		for i, b := range r.data {
@@ -327,7 +331,7 @@ func (r *manifestReader) readYAML(start int) error {
 		if after, ok := bytes.CutPrefix(text, []byte("---")); ok {
 			trimmed := strings.TrimSpace(string(after))
 			if trimmed != "" && trimmed[0] != '#' {
-				return &SyntaxError{Offset: -1, Line: line, Column: 1,
+				return &value.SyntaxError{Offset: -1, Line: line, Column: 1,
 					Msg: "invalid document separator \"---" + string(after) + "\" (only spaces or a comment may follow ---)"}
 			}
 			if doc.Len() > 0 {
@@ -357,9 +361,10 @@ func (r *manifestReader) readYAML(start int) error {
 func (r *manifestReader) addYAML(chunk []byte, first int) error {
 	var x any
 	if err := unmarshalYAML11(chunk, &x); err != nil {
-		e := yamlParseError(err)
+		line, msg := decodetext.YAMLParseError(err)
+		e := &value.SyntaxError{Offset: -1, Line: line, Msg: msg}
 		if strings.Contains(e.Msg, "excessive aliasing") {
-			e.Err = ErrTooLarge
+			e.Err = value.ErrTooLarge
 		}
 		if e.Line > 0 {
 			e.Line += first - 1
@@ -371,7 +376,7 @@ func (r *manifestReader) addYAML(chunk []byte, first int) error {
 	if x == nil {
 		return nil
 	}
-	doc := ManifestDocument{Line: first}
+	doc := Document{Line: first}
 	r.locate(chunk, first, &doc)
 	c := manifestConverter{r: r, line: doc.Line}
 	v, ok := c.convert(x, 1)
@@ -416,7 +421,7 @@ func unmarshalYAML11(data []byte, x *any) (err error) {
 // locate records where the document's content starts, its fields' positions
 // and its repeated keys, from a second parse that keeps positions. A
 // document that parser refuses keeps only its first line.
-func (r *manifestReader) locate(chunk []byte, first int, doc *ManifestDocument) {
+func (r *manifestReader) locate(chunk []byte, first int, doc *Document) {
 	var root yaml.Node
 	if err := unmarshalNode(chunk, &root); err != nil || len(root.Content) == 0 {
 		return
@@ -448,11 +453,15 @@ type locator struct {
 	nodes     int
 }
 
-// maxLocatedNodes bounds the positions recorded for one document.
-const maxLocatedNodes = 1_000_000
+// maxLocatedNodes bounds the positions recorded for one document, and
+// maxLocatedDepth their depth (that of the deepest value MaxDepth allows).
+const (
+	maxLocatedNodes = 1_000_000
+	maxLocatedDepth = 100_000
+)
 
 func (l *locator) walk(n *yaml.Node, pointer string, depth int) {
-	if depth > maxMaxDepth || l.nodes > maxLocatedNodes {
+	if depth > maxLocatedDepth || l.nodes > maxLocatedNodes {
 		return
 	}
 	l.nodes++
@@ -467,7 +476,7 @@ func (l *locator) walk(n *yaml.Node, pointer string, depth int) {
 		first := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Style == 0 || shortYAMLTag(k.Tag) == "!!merge") {
+			if k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Style == 0 || decodetext.ShortYAMLTag(k.Tag) == "!!merge") {
 				continue
 			}
 			name, ok := yaml11KeyText(k)
@@ -487,6 +496,17 @@ func (l *locator) walk(n *yaml.Node, pointer string, depth int) {
 	}
 }
 
+// pointerFromReversed is the JSON pointer of steps collected innermost
+// first.
+func pointerFromReversed(steps []string) string {
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(steps[i])
+	}
+	return b.String()
+}
+
 func escapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
@@ -504,7 +524,7 @@ func yaml11KeyText(k *yaml.Node) (string, bool) {
 	}
 	s := k.Value
 	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 ||
-		(k.Style&yaml.TaggedStyle != 0 && shortYAMLTag(k.Tag) == "!!str") {
+		(k.Style&yaml.TaggedStyle != 0 && decodetext.ShortYAMLTag(k.Tag) == "!!str") {
 		return s, true
 	}
 	switch s {
@@ -519,7 +539,7 @@ func yaml11KeyText(k *yaml.Node) (string, bool) {
 	if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
 		return strconv.FormatInt(i, 10), true
 	}
-	if yamlFloatSyntax(plain) && !strings.Contains(plain, "0x") && !strings.Contains(plain, "0o") && !strings.Contains(plain, "0b") {
+	if decodetext.YAMLFloatSyntax(plain) && !strings.Contains(plain, "0x") && !strings.Contains(plain, "0o") && !strings.Contains(plain, "0b") {
 		if f, err := strconv.ParseFloat(plain, 64); err == nil {
 			return strconv.FormatFloat(f, 'g', -1, 32), true
 		}
@@ -534,77 +554,76 @@ type manifestConverter struct {
 	line int
 	msg  string
 	err  error
-	segs []pathSeg
+	segs []string // the escaped steps of the JSON pointer to the failure, innermost first
 }
 
-func (c *manifestConverter) fail(sentinel error, format string, args ...any) (Value, bool) {
+func (c *manifestConverter) fail(sentinel error, format string, args ...any) (value.Value, bool) {
 	c.msg, c.err = fmt.Sprintf(format, args...), sentinel
-	return Value{}, false
+	return value.Value{}, false
 }
 
-func (c *manifestConverter) error() *SyntaxError {
-	return &SyntaxError{Offset: -1, Line: c.line, Path: pointerFromReversed(c.segs), Msg: c.msg, Err: c.err}
+func (c *manifestConverter) error() *value.SyntaxError {
+	return &value.SyntaxError{Offset: -1, Line: c.line, Path: pointerFromReversed(c.segs), Msg: c.msg, Err: c.err}
 }
 
-func (c *manifestConverter) convert(x any, depth int) (Value, bool) {
+func (c *manifestConverter) convert(x any, depth int) (value.Value, bool) {
 	c.r.budget--
 	if c.r.budget < 0 {
-		return c.fail(ErrTooLarge, "alias expansion exceeds the limit of %d nodes", c.r.limit)
+		return c.fail(value.ErrTooLarge, "alias expansion exceeds the limit of %d nodes", c.r.limit)
 	}
 	switch x := x.(type) {
 	case nil:
-		return Value{}, true
+		return value.Value{}, true
 	case bool:
-		return NewBool(x), true
+		return value.NewBool(x), true
 	case int:
-		return NewInt(int64(x)), true
+		return value.NewInt(int64(x)), true
 	case int64:
-		return NewInt(x), true
+		return value.NewInt(x), true
 	case uint64:
-		return NewFloat(float64(x)), true // an integer beyond int64 is a float in JSON
+		return value.NewFloat(float64(x)), true // an integer beyond int64 is a float in JSON
 	case float64:
 		return c.float(x)
 	case json.Number:
 		return c.number(x)
 	case string:
-		return NewString(jsonString(x)), true
+		return value.NewString(jsonString(x)), true
 	case []any:
 		if depth > c.r.maxDepth {
-			return c.fail(ErrTooDeep, "nesting exceeds the maximum depth of %d", c.r.maxDepth)
+			return c.fail(value.ErrTooDeep, "nesting exceeds the maximum depth of %d", c.r.maxDepth)
 		}
-		items := make([]Value, len(x))
+		items := make([]value.Value, len(x))
 		for i, it := range x {
 			v, ok := c.convert(it, depth+1)
 			if !ok {
-				c.segs = append(c.segs, pathSeg{index: i})
-				return Value{}, false
+				c.segs = append(c.segs, strconv.Itoa(i))
+				return value.Value{}, false
 			}
 			items[i] = v
 		}
-		return listValue(items), true
+		return own.List(items), true
 	case map[string]any:
 		if depth > c.r.maxDepth {
-			return c.fail(ErrTooDeep, "nesting exceeds the maximum depth of %d", c.r.maxDepth)
+			return c.fail(value.ErrTooDeep, "nesting exceeds the maximum depth of %d", c.r.maxDepth)
 		}
-		fields := make([]Field, 0, len(x))
+		fields := make([]value.Field, 0, len(x))
 		for k, it := range x {
 			v, ok := c.convert(it, depth+1)
 			if !ok {
-				c.segs = append(c.segs, pathSeg{name: k, index: -1})
-				return Value{}, false
+				c.segs = append(c.segs, escapePointer(k))
+				return value.Value{}, false
 			}
-			fields = append(fields, Field{Name: jsonString(k), Value: v})
+			fields = append(fields, value.Field{Name: jsonString(k), Value: v})
 		}
-		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
-		return mapValue(dedupeLastWins(fields)), true
+		return own.Map(fields), true // sorted by name, stably; a repeated name keeps its last field
 	case map[any]any:
 		if depth > c.r.maxDepth {
-			return c.fail(ErrTooDeep, "nesting exceeds the maximum depth of %d", c.r.maxDepth)
+			return c.fail(value.ErrTooDeep, "nesting exceeds the maximum depth of %d", c.r.maxDepth)
 		}
 		type entry struct {
 			name string
 			rank int
-			f    Field
+			f    value.Field
 		}
 		entries := make([]entry, 0, len(x))
 		for k, it := range x {
@@ -614,10 +633,10 @@ func (c *manifestConverter) convert(x any, depth int) (Value, bool) {
 			}
 			v, ok := c.convert(it, depth+1)
 			if !ok {
-				c.segs = append(c.segs, pathSeg{name: name, index: -1})
-				return Value{}, false
+				c.segs = append(c.segs, escapePointer(name))
+				return value.Value{}, false
 			}
-			entries = append(entries, entry{name: jsonString(name), rank: rank, f: Field{Name: jsonString(name), Value: v}})
+			entries = append(entries, entry{name: jsonString(name), rank: rank, f: value.Field{Name: jsonString(name), Value: v}})
 		}
 		// Keys of different types can give the same text (1 and "1");
 		// kubectl then keeps one of them at random. Keep the string key,
@@ -630,13 +649,13 @@ func (c *manifestConverter) convert(x any, depth int) (Value, bool) {
 			if entries[i].rank != entries[j].rank {
 				return entries[i].rank < entries[j].rank
 			}
-			return Compare(entries[i].f.Value, entries[j].f.Value) < 0
+			return value.Compare(entries[i].f.Value, entries[j].f.Value) < 0
 		})
-		fields := make([]Field, len(entries))
+		fields := make([]value.Field, len(entries))
 		for i, e := range entries {
 			fields[i] = e.f
 		}
-		return mapValue(dedupeLastWins(fields)), true
+		return own.Map(fields), true // a repeated name keeps its last field
 	}
 	return c.fail(nil, "unsupported value of type %T", x)
 }
@@ -672,31 +691,31 @@ func yamlKeyText(k any) (string, int, bool) {
 // float converts a float as encoding/json writes it and Kubernetes reads it
 // back: an integral value written without a fraction or exponent that fits
 // an int64 becomes an Int.
-func (c *manifestConverter) float(f float64) (Value, bool) {
+func (c *manifestConverter) float(f float64) (value.Value, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return c.fail(nil, "%s cannot be represented in JSON", strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	if a := math.Abs(f); a == 0 || (a >= 1e-6 && a < 1e21) {
 		text := strconv.FormatFloat(f, 'f', -1, 64)
 		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
-			return NewInt(i), true
+			return value.NewInt(i), true
 		}
 	}
-	return NewFloat(f), true
+	return value.NewFloat(f), true
 }
 
 // number converts a JSON number literal: an integer literal that fits an
 // int64 is an Int, anything else a Float, then as float does.
-func (c *manifestConverter) number(n json.Number) (Value, bool) {
+func (c *manifestConverter) number(n json.Number) (value.Value, bool) {
 	s := string(n)
 	if !strings.ContainsAny(s, ".eE") {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return NewInt(i), true
+			return value.NewInt(i), true
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return c.fail(nil, "number %s is out of the range of a float64", shortLiteral(s))
+		return c.fail(nil, "number %s is out of the range of a float64", decodetext.ShortLiteral(s))
 	}
 	// kubectl encodes the object again to send it: 1.0 goes as 1.
 	return c.float(f)
@@ -719,4 +738,19 @@ func jsonString(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// own holds value's operations that take slices without a copy, and
+// options resolves value's decode options (see package valueown); set
+// during initialisation and never written again.
+var own = valueown.Of[value.Value, value.Field]()
+
+func options(opts []value.DecodeOption) (valueown.DecodeConfig[value.Origin], error) {
+	c := valueown.DecodeConfig[value.Origin]{MaxDepth: value.DefaultMaxDepth, MaxBytes: value.DefaultMaxBytes}
+	for _, o := range opts {
+		if o != nil {
+			c = o(c)
+		}
+	}
+	return c, c.Err
 }

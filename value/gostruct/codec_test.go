@@ -1,4 +1,4 @@
-package value_test
+package gostruct_test
 
 import (
 	"bytes"
@@ -16,9 +16,10 @@ import (
 
 	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
-// The types of these tests cover what StructCodec reads of a type.
+// The types of these tests cover what Codec reads of a type.
 // encoding/json is the oracle for all of them but the marked ones.
 
 type tsInner struct {
@@ -152,11 +153,11 @@ func tsSamples() []tsAll {
 	return []tsAll{{}, partial, full}
 }
 
-// TestStructCodecAgainstJSON checks FromStruct against encoding/json:
+// TestCodecAgainstJSON checks FromStruct against encoding/json:
 // FromStruct(x) equals FromJSON(json.Marshal(x)), and ToStruct of that
 // value sets what json.Unmarshal sets.
-func TestStructCodecAgainstJSON(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+func TestCodecAgainstJSON(t *testing.T) {
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,9 +183,9 @@ func TestStructCodecAgainstJSON(t *testing.T) {
 }
 
 // checkFromStructJSON checks that c.FromStruct of *ptr and of ptr, and
-// value.FromStruct(ptr), give FromJSON of what encoding/json writes of
+// gostruct.FromStruct(ptr), give FromJSON of what encoding/json writes of
 // *ptr, and returns that value and the JSON.
-func checkFromStructJSON[T any](t *testing.T, c *value.StructCodec, ptr *T) (value.Value, []byte) {
+func checkFromStructJSON[T any](t *testing.T, c *gostruct.Codec, ptr *T) (value.Value, []byte) {
 	t.Helper()
 	js, err := json.Marshal(ptr) // addressable: pointer methods apply
 	if err != nil {
@@ -203,8 +204,8 @@ func checkFromStructJSON[T any](t *testing.T, c *value.StructCodec, ptr *T) (val
 			t.Fatalf("FromStruct(%T):\n got %s\nwant %s", in, got, want)
 		}
 	}
-	if got, err := value.FromStruct(ptr); err != nil || !value.Equal(got, want) {
-		t.Fatalf("value.FromStruct: %s, %v; want %s", got, err, want)
+	if got, err := gostruct.FromStruct(ptr); err != nil || !value.Equal(got, want) {
+		t.Fatalf("gostruct.FromStruct: %s, %v; want %s", got, err, want)
 	}
 	return want, js
 }
@@ -236,9 +237,9 @@ func (q *tsQuantity) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-func TestStructCodecInlineAndOwnForms(t *testing.T) {
+func TestCodecInlineAndOwnForms(t *testing.T) {
 	x := tsInline{Meta: tsMeta{Kind: "K", Name: "n", Shared: "s"}, Extra: "e", Q: tsQuantity{1500}}
-	got, err := value.FromStruct(x)
+	got, err := gostruct.FromStruct(x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestStructCodecInlineAndOwnForms(t *testing.T) {
 		t.Fatalf("FromStruct = %s, want %s", got, want)
 	}
 	var back tsInline
-	if err := value.ToStruct(got, &back); err != nil {
+	if err := gostruct.ToStruct(got, &back); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, x) {
@@ -255,7 +256,7 @@ func TestStructCodecInlineAndOwnForms(t *testing.T) {
 	}
 }
 
-func TestStructCodecErrors(t *testing.T) {
+func TestCodecErrors(t *testing.T) {
 	type withChan struct {
 		OK   string   `json:"ok"`
 		Skip chan int `json:"-"`
@@ -263,14 +264,14 @@ func TestStructCodecErrors(t *testing.T) {
 			C chan int
 		} `json:"in"`
 	}
-	if _, err := value.NewStructCodec(reflect.TypeFor[withChan]()); err == nil || !strings.Contains(err.Error(), "withChan.In.C: unsupported type chan int") {
-		t.Errorf("NewStructCodec(withChan) = %v", err)
+	if _, err := gostruct.NewCodec(reflect.TypeFor[withChan]()); err == nil || !strings.Contains(err.Error(), "withChan.In.C: unsupported type chan int") {
+		t.Errorf("NewCodec(withChan) = %v", err)
 	}
 	type badKey struct {
 		M map[[2]int]string
 	}
-	if _, err := value.NewStructCodec(reflect.TypeFor[badKey]()); err == nil || !strings.Contains(err.Error(), ".M: unsupported map key type [2]int") {
-		t.Errorf("NewStructCodec(badKey) = %v", err)
+	if _, err := gostruct.NewCodec(reflect.TypeFor[badKey]()); err == nil || !strings.Contains(err.Error(), ".M: unsupported map key type [2]int") {
+		t.Errorf("NewCodec(badKey) = %v", err)
 	}
 
 	from := []struct {
@@ -278,12 +279,12 @@ func TestStructCodecErrors(t *testing.T) {
 		x    tsAll
 		err  string
 	}{
-		{"uint overflow", tsAll{U64: math.MaxUint64}, "value: value_test.tsAll.U64: integer 18446744073709551615 overflows int64"},
-		{"NaN in a list", tsAll{L: []tsInner{{}, {Ratio: math.NaN()}}}, "value: value_test.tsAll.L[1].Ratio: unsupported float value NaN"},
-		{"Inf in a map", tsAll{M: map[string]*tsInner{"a": {}, "k": {Ratio: math.Inf(1)}}}, `value: value_test.tsAll.M["k"].Ratio: unsupported float value +Inf`},
-		{"in an interface", tsAll{Any: []any{1, complex(1, 2)}}, "value: value_test.tsAll.Any[1]: unsupported type complex128"},
+		{"uint overflow", tsAll{U64: math.MaxUint64}, "gostruct: gostruct_test.tsAll.U64: integer 18446744073709551615 overflows int64"},
+		{"NaN in a list", tsAll{L: []tsInner{{}, {Ratio: math.NaN()}}}, "gostruct: gostruct_test.tsAll.L[1].Ratio: unsupported float value NaN"},
+		{"Inf in a map", tsAll{M: map[string]*tsInner{"a": {}, "k": {Ratio: math.Inf(1)}}}, `gostruct: gostruct_test.tsAll.M["k"].Ratio: unsupported float value +Inf`},
+		{"in an interface", tsAll{Any: []any{1, complex(1, 2)}}, "gostruct: gostruct_test.tsAll.Any[1]: unsupported type complex128"},
 	}
-	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,26 +293,26 @@ func TestStructCodecErrors(t *testing.T) {
 		if err == nil || err.Error() != tc.err {
 			t.Errorf("%s: FromStruct error %v, want %s", tc.name, err, tc.err)
 		}
-		var se *value.StructError
+		var se *gostruct.Error
 		if !errors.As(err, &se) {
-			t.Errorf("%s: %T is not a *StructError", tc.name, err)
+			t.Errorf("%s: %T is not a *Error", tc.name, err)
 		}
 	}
 
 	to := []struct {
 		name, json, err string
 	}{
-		{"kind", `{"l":[{"name":"a"},{"name":5}]}`, "value: value_test.tsAll.L[1].Name: cannot set string from int"},
-		{"overflow", `{"I8":300}`, "value: value_test.tsAll.I8: 300 overflows int8"},
-		{"fraction", `{"i":1.5}`, "value: value_test.tsAll.I: cannot set int from float 1.5"},
-		{"negative", `{"u64":-1}`, "value: value_test.tsAll.U64: cannot set uint64 from -1"},
-		{"map value", `{"m":{"k":{"count":"x"}}}`, `value: value_test.tsAll.M["k"].Count: cannot set int32 from string`},
-		{"map key", `{"mi":{"x":"y"}}`, `value: value_test.tsAll.MI["x"]: map key: "x" is not a int`},
-		{"text", `{"t":"noslash"}`, `value: value_test.tsAll.T: UnmarshalText of value_test.tsText: no slash in "noslash"`},
-		{"json", `{"j":"str"}`, `value: value_test.tsAll.J: UnmarshalJSON of value_test.tsJSON: json: cannot unmarshal string into Go value of type struct { N int }`},
-		{"base64", `{"bytes":"!!"}`, `value: value_test.tsAll.Bytes: base64 of a []uint8: illegal base64 data at input byte 0`},
-		{"promoted", `{"kind":1}`, `value: value_test.tsAll.tsMeta.Kind: cannot set string from int`},
-		{"struct", `{"rec":{"next":[]}}`, `value: value_test.tsAll.Rec.Next: cannot set value_test.tsRecursive from list`},
+		{"kind", `{"l":[{"name":"a"},{"name":5}]}`, "gostruct: gostruct_test.tsAll.L[1].Name: cannot set string from int"},
+		{"overflow", `{"I8":300}`, "gostruct: gostruct_test.tsAll.I8: 300 overflows int8"},
+		{"fraction", `{"i":1.5}`, "gostruct: gostruct_test.tsAll.I: cannot set int from float 1.5"},
+		{"negative", `{"u64":-1}`, "gostruct: gostruct_test.tsAll.U64: cannot set uint64 from -1"},
+		{"map value", `{"m":{"k":{"count":"x"}}}`, `gostruct: gostruct_test.tsAll.M["k"].Count: cannot set int32 from string`},
+		{"map key", `{"mi":{"x":"y"}}`, `gostruct: gostruct_test.tsAll.MI["x"]: map key: "x" is not a int`},
+		{"text", `{"t":"noslash"}`, `gostruct: gostruct_test.tsAll.T: UnmarshalText of gostruct_test.tsText: no slash in "noslash"`},
+		{"json", `{"j":"str"}`, `gostruct: gostruct_test.tsAll.J: UnmarshalJSON of gostruct_test.tsJSON: json: cannot unmarshal string into Go value of type struct { N int }`},
+		{"base64", `{"bytes":"!!"}`, `gostruct: gostruct_test.tsAll.Bytes: base64 of a []uint8: illegal base64 data at input byte 0`},
+		{"promoted", `{"kind":1}`, `gostruct: gostruct_test.tsAll.tsMeta.Kind: cannot set string from int`},
+		{"struct", `{"rec":{"next":[]}}`, `gostruct: gostruct_test.tsAll.Rec.Next: cannot set gostruct_test.tsRecursive from list`},
 	}
 	for _, tc := range to {
 		v, err := value.FromJSON([]byte(tc.json))
@@ -342,10 +343,10 @@ func TestStructCodecErrors(t *testing.T) {
 	}
 }
 
-// TestStructCodecCycles: a recursive type is fine; a value that contains
+// TestCodecCycles: a recursive type is fine; a value that contains
 // itself stops at the depth limit with a readable path.
-func TestStructCodecCycles(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tsRecursive]())
+func TestCodecCycles(t *testing.T) {
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsRecursive]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,14 +358,14 @@ func TestStructCodecCycles(t *testing.T) {
 	}
 	// DefaultMaxDepth levels, a pointer and a struct per step of .Next:
 	// the first and last 20 steps written.
-	want := "value: value_test.tsRecursive" + strings.Repeat(".Next", 20) + fmt.Sprintf("...(%d more)...", value.DefaultMaxDepth/2-40) + strings.Repeat(".Next", 20) + ": nesting deeper"
+	want := "gostruct: gostruct_test.tsRecursive" + strings.Repeat(".Next", 20) + fmt.Sprintf("...(%d more)...", value.DefaultMaxDepth/2-40) + strings.Repeat(".Next", 20) + ": nesting deeper"
 	if msg := err.Error(); !strings.HasPrefix(msg, want) {
 		t.Errorf("a cycle's error:\n got %s\nwant %s...", msg, want)
 	}
 	// A pointer to itself, no struct on the way.
 	var self tsSelf
 	self = &self
-	if _, err := value.FromStruct(self); !errors.Is(err, value.ErrTooDeep) {
+	if _, err := gostruct.FromStruct(self); !errors.Is(err, value.ErrTooDeep) {
 		t.Errorf("a pointer to itself: %v", err)
 	}
 
@@ -382,10 +383,10 @@ func TestStructCodecCycles(t *testing.T) {
 	}
 }
 
-// TestStructCodecConcurrent converts with one codec from many goroutines;
+// TestCodecConcurrent converts with one codec from many goroutines;
 // run it with -race.
-func TestStructCodecConcurrent(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+func TestCodecConcurrent(t *testing.T) {
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,14 +431,14 @@ func TestStructCodecConcurrent(t *testing.T) {
 	}
 }
 
-// FuzzStructCodec decodes random JSON into tsAll with encoding/json and
+// FuzzCodec decodes random JSON into tsAll with encoding/json and
 // checks FromStruct and ToStruct against it.
-func FuzzStructCodec(f *testing.F) {
+func FuzzCodec(f *testing.F) {
 	for _, x := range tsSamples() {
 		js, _ := json.Marshal(&x)
 		f.Add(js)
 	}
-	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsAll]())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -488,19 +489,19 @@ type tsLazy struct {
 	P *tsChanHolder `json:"p,omitempty"`
 }
 
-// TestFromStructLazyTypes: value.FromStruct works each Go type out when it
+// TestFromStructLazyTypes: gostruct.FromStruct works each Go type out when it
 // meets a value of it, so a type with no JSON form behind a nil pointer is
-// no error (as with encoding/json), while NewStructCodec, which walks every
+// no error (as with encoding/json), while NewCodec, which walks every
 // reachable type, refuses it; met, it is an error naming the field.
 func TestFromStructLazyTypes(t *testing.T) {
-	if _, err := value.NewStructCodec(reflect.TypeFor[tsLazy]()); err == nil {
-		t.Error("NewStructCodec of a type that reaches a channel: no error")
+	if _, err := gostruct.NewCodec(reflect.TypeFor[tsLazy]()); err == nil {
+		t.Error("NewCodec of a type that reaches a channel: no error")
 	}
 	x := tsLazy{A: "x"}
 	if _, err := json.Marshal(x); err != nil {
 		t.Fatalf("encoding/json refuses %+v: %v", x, err)
 	}
-	v, err := value.FromStruct(x)
+	v, err := gostruct.FromStruct(x)
 	if err != nil || v.String() != `{"a":"x"}` {
 		t.Errorf("FromStruct(%+v) = %s, %v; want {\"a\":\"x\"}", x, v, err)
 	}
@@ -508,8 +509,8 @@ func TestFromStructLazyTypes(t *testing.T) {
 	if _, err := json.Marshal(x); err == nil {
 		t.Fatalf("encoding/json accepts a channel")
 	}
-	_, err = value.FromStruct(&x)
-	want := "value: *value_test.tsLazy.P.C: unsupported type chan int"
+	_, err = gostruct.FromStruct(&x)
+	want := "gostruct: *gostruct_test.tsLazy.P.C: unsupported type chan int"
 	if err == nil || err.Error() != want {
 		t.Errorf("FromStruct with a channel: %v; want %s", err, want)
 	}
@@ -520,15 +521,15 @@ type tsRaw []byte
 
 func (r tsRaw) MarshalJSON() ([]byte, error) { return r, nil }
 
-// TestStructCodecManyMarshalJSON: values of a type that gives its own JSON,
+// TestCodecManyMarshalJSON: values of a type that gives its own JSON,
 // decoded one after another within one conversion, each as encoding/json
 // reads it; a bad one is an error naming where it is.
-func TestStructCodecManyMarshalJSON(t *testing.T) {
+func TestCodecManyMarshalJSON(t *testing.T) {
 	type holder struct {
 		L []tsRaw          `json:"l"`
 		M map[string]tsRaw `json:"m"`
 	}
-	c, err := value.NewStructCodec(reflect.TypeFor[holder]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[holder]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +550,7 @@ func TestStructCodecManyMarshalJSON(t *testing.T) {
 		t.Fatalf("FromStruct = %s, %v; want %s", value.ToJSON(got), err, want)
 	}
 	x.L[2] = tsRaw(`{"a":`)
-	if _, err := c.FromStruct(&x); err == nil || !strings.HasPrefix(err.Error(), "value: value_test.holder.L[2]: MarshalJSON of value_test.tsRaw: ") {
+	if _, err := c.FromStruct(&x); err == nil || !strings.HasPrefix(err.Error(), "gostruct: gostruct_test.holder.L[2]: MarshalJSON of gostruct_test.tsRaw: ") {
 		t.Errorf("FromStruct of bad JSON: %v", err)
 	}
 }
@@ -575,7 +576,7 @@ func withField(t *testing.T, m value.Value, name string, v value.Value) value.Va
 // gives, and its unchanged parts are the origins' own pointers, slices and
 // maps while the changed ones are new.
 func TestToStructFrom(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -691,7 +692,7 @@ func tsDecoded(t *testing.T, x tsAll) tsAll {
 // TestFromStructLike: converting a struct with a like value gives what
 // FromStruct gives, sharing like's parts exactly where they are equal.
 func TestFromStructLike(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tsAll]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -824,7 +825,7 @@ type tsWithCounted struct {
 // to the origin's part at the same place is not marshalled: its value is
 // the origin value's; the others are, and the result is FromStruct's.
 func TestFromStructFrom(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tsWithCounted]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[tsWithCounted]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -897,5 +898,27 @@ func TestFromStructFrom(t *testing.T) {
 		if calls != tc.calls {
 			t.Errorf("origin %T: %d calls, want %d", tc.data, calls, tc.calls)
 		}
+	}
+}
+
+// TestFromStructOptions: MaxDepth bounds the conversions as it bounds
+// value's decoders, and a bad option is an error.
+func TestFromStructOptions(t *testing.T) {
+	x := struct{ A [][]int }{A: [][]int{{1}}}
+	if _, err := gostruct.FromStruct(x, value.MaxDepth(3)); err != nil {
+		t.Errorf("struct of depth 3 with MaxDepth(3): %v", err)
+	}
+	if _, err := gostruct.FromStruct(x, value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("struct of depth 3 with MaxDepth(2): %v, want ErrTooDeep", err)
+	}
+	c, err := gostruct.NewCodec(reflect.TypeOf(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.FromStruct(x, value.Like(value.NewString("x")), value.MaxDepth(2)); !errors.Is(err, value.ErrTooDeep) {
+		t.Errorf("Codec.FromStruct with Like and MaxDepth(2): %v, want ErrTooDeep", err)
+	}
+	if _, err := c.FromStruct(x, value.MaxDepth(0)); err == nil {
+		t.Error("MaxDepth(0): no error")
 	}
 }

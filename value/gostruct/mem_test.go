@@ -1,4 +1,4 @@
-package value_test
+package gostruct_test
 
 import (
 	"encoding/json"
@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
-// The types of TestStructCodecScalars have a field of every scalar kind
+// The types of TestCodecScalars have a field of every scalar kind
 // and size, plain, omitempty, and behind a pointer (plain and omitempty):
-// the fields a StructCodec reads from the struct's memory at their
+// the fields a Codec reads from the struct's memory at their
 // offsets.
 
 type tmScalars struct {
@@ -183,11 +184,11 @@ func randAll(r *rand.Rand) tmAll {
 	return x
 }
 
-// TestStructCodecScalars checks the scalars a StructCodec reads from
+// TestCodecScalars checks the scalars a Codec reads from
 // memory against encoding/json, on random values of every kind and size,
 // zero and at their bounds.
-func TestStructCodecScalars(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tmAll]())
+func TestCodecScalars(t *testing.T) {
+	c, err := gostruct.NewCodec(reflect.TypeFor[tmAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestFromStructFromScalars(t *testing.T) {
 		X tmAll   `json:"x"`
 		L []tmAll `json:"l"`
 	}
-	c, err := value.NewStructCodec(reflect.TypeFor[wrap]())
+	c, err := gostruct.NewCodec(reflect.TypeFor[wrap]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,10 +316,10 @@ func changeScalar(r *rand.Rand, v reflect.Value) string {
 	return names[i]
 }
 
-// TestStructCodecScalarErrors: a number a Value cannot hold is an error
+// TestCodecScalarErrors: a number a Value cannot hold is an error
 // naming the field, wherever the field is.
-func TestStructCodecScalarErrors(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tmAll]())
+func TestCodecScalarErrors(t *testing.T) {
+	c, err := gostruct.NewCodec(reflect.TypeFor[tmAll]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,18 +328,18 @@ func TestStructCodecScalarErrors(t *testing.T) {
 		x    tmAll
 		want string
 	}{
-		{tmAll{Plain: tmScalars{U64: big}}, "value_test.tmAll.Plain.U64: integer 18446744073709551615 overflows int64"},
-		{tmAll{Plain: tmScalars{U: uint(big)}}, "value_test.tmAll.Plain.U: integer 18446744073709551615 overflows int64"},
-		{tmAll{tmOmit: tmOmit{U64: big}}, "value_test.tmAll.tmOmit.U64: integer 18446744073709551615 overflows int64"},
-		{tmAll{TmPointers: &TmPointers{U64: &big}}, "value_test.tmAll.TmPointers.U64: integer 18446744073709551615 overflows int64"},
-		{tmAll{Plain: tmScalars{F64: nan}}, "value_test.tmAll.Plain.F64: unsupported float value NaN"},
-		{tmAll{tmOmit: tmOmit{F32: inf}}, "value_test.tmAll.tmOmit.F32: unsupported float value -Inf"},
-		{tmAll{TmPointers: &TmPointers{F32: &inf}}, "value_test.tmAll.TmPointers.F32: unsupported float value -Inf"},
-		{tmAll{List: []tmScalars{{}, {F64: nan}}}, "value_test.tmAll.List[1].F64: unsupported float value NaN"},
+		{tmAll{Plain: tmScalars{U64: big}}, "gostruct_test.tmAll.Plain.U64: integer 18446744073709551615 overflows int64"},
+		{tmAll{Plain: tmScalars{U: uint(big)}}, "gostruct_test.tmAll.Plain.U: integer 18446744073709551615 overflows int64"},
+		{tmAll{tmOmit: tmOmit{U64: big}}, "gostruct_test.tmAll.tmOmit.U64: integer 18446744073709551615 overflows int64"},
+		{tmAll{TmPointers: &TmPointers{U64: &big}}, "gostruct_test.tmAll.TmPointers.U64: integer 18446744073709551615 overflows int64"},
+		{tmAll{Plain: tmScalars{F64: nan}}, "gostruct_test.tmAll.Plain.F64: unsupported float value NaN"},
+		{tmAll{tmOmit: tmOmit{F32: inf}}, "gostruct_test.tmAll.tmOmit.F32: unsupported float value -Inf"},
+		{tmAll{TmPointers: &TmPointers{F32: &inf}}, "gostruct_test.tmAll.TmPointers.F32: unsupported float value -Inf"},
+		{tmAll{List: []tmScalars{{}, {F64: nan}}}, "gostruct_test.tmAll.List[1].F64: unsupported float value NaN"},
 	} {
 		for _, in := range []any{tc.x, &tc.x} {
 			_, err := c.FromStruct(in)
-			if err == nil || err.Error() != "value: "+tc.want {
+			if err == nil || err.Error() != "gostruct: "+tc.want {
 				t.Errorf("FromStruct: %v, want %s", err, tc.want)
 			}
 		}
@@ -346,7 +347,7 @@ func TestStructCodecScalarErrors(t *testing.T) {
 }
 
 // tmChain nests to any depth; S and In.S, one level apart, are pointers
-// to a scalar, read from memory by a StructCodec.
+// to a scalar, read from memory by a Codec.
 type tmChain struct {
 	Next *tmChain `json:"next,omitempty"`
 	S    *string  `json:"s"`
@@ -357,11 +358,11 @@ type tmIn struct {
 	S *string `json:"s"`
 }
 
-// TestStructCodecScalarDepth: a pointer to a scalar counts as a level of
-// nesting whether it is read from memory (a StructCodec) or through
-// reflect (value.FromStruct), nil or not: the two agree around the limit.
-func TestStructCodecScalarDepth(t *testing.T) {
-	c, err := value.NewStructCodec(reflect.TypeFor[tmChain]())
+// TestCodecScalarDepth: a pointer to a scalar counts as a level of
+// nesting whether it is read from memory (a Codec) or through
+// reflect (gostruct.FromStruct), nil or not: the two agree around the limit.
+func TestCodecScalarDepth(t *testing.T) {
+	c, err := gostruct.NewCodec(reflect.TypeFor[tmChain]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,9 +375,9 @@ func TestStructCodecScalarDepth(t *testing.T) {
 				root = &tmChain{Next: root}
 			}
 			got, gotErr := c.FromStruct(root)
-			want, wantErr := value.FromStruct(*root) // not a pointer: the same levels
+			want, wantErr := gostruct.FromStruct(*root) // not a pointer: the same levels
 			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || !value.Equal(got, want) {
-				t.Errorf("%d levels, s %v: codec %v, %v; value.FromStruct %v, %v", n, leaf != nil, got.IsNull(), gotErr, want.IsNull(), wantErr)
+				t.Errorf("%d levels, s %v: codec %v, %v; gostruct.FromStruct %v, %v", n, leaf != nil, got.IsNull(), gotErr, want.IsNull(), wantErr)
 			}
 			if gotErr != nil {
 				failed++

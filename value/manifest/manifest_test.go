@@ -1,22 +1,24 @@
-package value_test
+package manifest_test
 
 import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/manifest"
 	"github.com/structmerge/structmerge/value/valuetest"
 )
 
-// The values FromManifest gives are compared with kubectl's decoder in
+// The values Decode gives are compared with kubectl's decoder in
 // conformance/manifest_test.go; these tests cover what only structmerge
 // has: lines, positions, repeated keys, limits.
 
-func TestFromManifestPositions(t *testing.T) {
+func TestDecodePositions(t *testing.T) {
 	in := "# comment\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: 1\n  x: 2\nlist:\n- a\n-   b\n---\n\n  {p: 1}\n"
-	docs, err := value.FromManifest([]byte(in))
+	docs, err := manifest.Decode([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestFromManifestPositions(t *testing.T) {
 			t.Errorf("Position(%q) = %d:%d %v, want %d:%d %v", tc.ptr, line, col, ok, tc.line, tc.col, tc.wantExists)
 		}
 	}
-	want := []value.DuplicateKey{{Path: "/data/x", Line: 8, Column: 3, FirstLine: 7, FirstColumn: 3}}
+	want := []manifest.DuplicateKey{{Path: "/data/x", Line: 8, Column: 3, FirstLine: 7, FirstColumn: 3}}
 	if got := docs[0].Duplicates; len(got) != 1 || got[0] != want[0] {
 		t.Errorf("Duplicates = %+v, want %+v", got, want)
 	}
@@ -52,9 +54,9 @@ func TestFromManifestPositions(t *testing.T) {
 	}
 }
 
-func TestFromManifestDuplicateSpellings(t *testing.T) {
+func TestDecodeDuplicateSpellings(t *testing.T) {
 	// yes and true are the same key in YAML 1.1; "1" and 1 give the same text.
-	docs, err := value.FromManifest([]byte("m:\n  yes: 1\n  true: 2\n  '1': a\n  1: b\n  \"k\": c\n  k: d\n"))
+	docs, err := manifest.Decode([]byte("m:\n  yes: 1\n  true: 2\n  '1': a\n  1: b\n  \"k\": c\n  k: d\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestFromManifestDuplicateSpellings(t *testing.T) {
 	}
 }
 
-func TestFromManifestErrors(t *testing.T) {
+func TestDecodeErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		line     int
@@ -80,7 +82,7 @@ func TestFromManifestErrors(t *testing.T) {
 		{"aliases", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n", 0, value.ErrTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := value.FromManifest([]byte(tc.in), value.MaxDepth(32))
+			_, err := manifest.Decode([]byte(tc.in), value.MaxDepth(32))
 			var se *value.SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v (%T), want a *SyntaxError", err, err)
@@ -95,10 +97,10 @@ func TestFromManifestErrors(t *testing.T) {
 	}
 }
 
-// FuzzFromManifest checks that reading never panics, never modifies its
+// FuzzDecode checks that reading never panics, never modifies its
 // input, and that every error is a *SyntaxError. (conformance's
 // FuzzManifest compares the values with kubectl's decoder.)
-func FuzzFromManifest(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	for _, s := range []string{
 		"a: yes\nb: [1, 0x1f, 1.0, ~]\n---\nc: &x {d: 1}\ne: *x\nf:\n  <<: *x\n",
 		"{\"a\": 1}\n{\"b\": 2}\nc: 3\n",
@@ -109,7 +111,7 @@ func FuzzFromManifest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := bytes.Clone(data)
-		docs, err := value.FromManifest(data, value.MaxDepth(64), value.MaxBytes(1<<16))
+		docs, err := manifest.Decode(data, value.MaxDepth(64), value.MaxBytes(1<<16))
 		if !bytes.Equal(in, data) {
 			t.Fatal("FromManifest modified its input")
 		}
@@ -130,11 +132,11 @@ func FuzzFromManifest(f *testing.F) {
 	})
 }
 
-// TestFromManifestReadsToYAML checks that what ToYAML writes (blame's
+// TestDecodeReadsToYAML checks that what ToYAML writes (blame's
 // output, objects printed by apply) reads back as the same value under
 // kubectl's YAML 1.1 rules: strings such as "yes", "y" or "0777" must be
 // quoted.
-func TestFromManifestReadsToYAML(t *testing.T) {
+func TestDecodeReadsToYAML(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 1))
 	for i := range 2000 {
 		v := valuetest.Random(r, 1+r.IntN(4))
@@ -142,7 +144,7 @@ func TestFromManifestReadsToYAML(t *testing.T) {
 			v = value.NewMap([]value.Field{{Name: "v", Value: v}})
 		}
 		y := value.ToYAML(v)
-		docs, err := value.FromManifest(y)
+		docs, err := manifest.Decode(y)
 		if err != nil {
 			t.Fatalf("case %d: %v\n%s", i, err, y)
 		}
@@ -152,16 +154,16 @@ func TestFromManifestReadsToYAML(t *testing.T) {
 	}
 	for _, s := range []string{"y", "N", "yes", "On", "0777", "1_000", "2001-12-14", "0b101", "+12", ".5", "~", "", "<<", "--- x", "012_3"} {
 		v := value.NewMap([]value.Field{{Name: s, Value: value.NewString(s)}})
-		docs, err := value.FromManifest(value.ToYAML(v))
+		docs, err := manifest.Decode(value.ToYAML(v))
 		if err != nil || len(docs) != 1 || !value.Equal(docs[0].Value, v) {
 			t.Errorf("%q: read back as %v (%v)", s, docs, err)
 		}
 	}
 }
 
-func TestFromManifestJSONPositions(t *testing.T) {
+func TestDecodeJSONPositions(t *testing.T) {
 	in := "{\"a\": 1,\n \"b\": [10,\n   {\"c\": \"x\", \"c\": \"y\"}],\n \"a\": 2}\n{\"d\": {}}"
-	docs, err := value.FromManifest([]byte(in))
+	docs, err := manifest.Decode([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +187,39 @@ func TestFromManifestJSONPositions(t *testing.T) {
 			t.Errorf("Position(%q) = %d:%d %v, want %d:%d", tc.ptr, line, col, ok, tc.line, tc.col)
 		}
 	}
-	want := []value.DuplicateKey{
+	want := []manifest.DuplicateKey{
 		{Path: "/b/1/c", Line: 3, Column: 15, FirstLine: 3, FirstColumn: 5},
 		{Path: "/a", Line: 4, Column: 2, FirstLine: 1, FirstColumn: 2},
 	}
 	if got := docs[0].Duplicates; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("Duplicates = %+v, want %+v", got, want)
 	}
+}
+
+// TestDecodeConcurrent decodes one manifest from many goroutines: each
+// gets what a lone call gets.
+func TestDecodeConcurrent(t *testing.T) {
+	in := []byte("a: yes\nb: [1, 2.0, {c: d}]\nb: again\n---\n{\"e\": 1}\n")
+	want, err := manifest.Decode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				got, err := manifest.Decode(in)
+				if err != nil || len(got) != len(want) {
+					t.Errorf("Decode: %d documents, %v", len(got), err)
+					return
+				}
+				for i := range got {
+					if !value.Equal(got[i].Value, want[i].Value) || len(got[i].Duplicates) != len(want[i].Duplicates) {
+						t.Errorf("document %d: %v, want %v", i, got[i].Value, want[i].Value)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

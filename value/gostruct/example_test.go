@@ -1,10 +1,11 @@
-package value_test
+package gostruct_test
 
 import (
 	"fmt"
 	"reflect"
 
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/gostruct"
 )
 
 type exampleMeta struct {
@@ -20,8 +21,8 @@ type exampleWidget struct {
 
 // A server builds one codec per type at start and shares it between
 // requests.
-func ExampleStructCodec() {
-	codec, err := value.NewStructCodec(reflect.TypeFor[exampleWidget]())
+func ExampleCodec() {
+	codec, err := gostruct.NewCodec(reflect.TypeFor[exampleWidget]())
 	if err != nil {
 		panic(err)
 	}
@@ -44,5 +45,5 @@ func ExampleStructCodec() {
 	// Output:
 	// {"name":"web","replicas":3}
 	// web 5 nginx:1.27
-	// value: value_test.exampleWidget.Replicas: cannot set int32 from string
+	// gostruct: gostruct_test.exampleWidget.Replicas: cannot set int32 from string
 }
