@@ -7,6 +7,7 @@ import (
 
 	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
+	"github.com/structmerge/structmerge/value/valuetest"
 )
 
 // benchDocument returns a Kubernetes-like list of pods of about 50 KB of
@@ -16,24 +17,24 @@ func benchDocument() value.Value {
 	for i := 0; len(items) < 40; i++ {
 		name := fmt.Sprintf("web-%d", i)
 		containers := listOf(
-			mapOf("name", vStr("app"), "image", vStr("registry.example.com/team/app:v1.2."+fmt.Sprint(i)),
+			valuetest.Map("name", vStr("app"), "image", vStr("registry.example.com/team/app:v1.2."+fmt.Sprint(i)),
 				"args", listOf(vStr("--port=8080"), vStr("--verbose")),
-				"ports", listOf(mapOf("containerPort", vInt(8080), "protocol", vStr("TCP"), "name", vStr("http"))),
-				"resources", mapOf("limits", mapOf("cpu", vStr("500m"), "memory", vStr("128Mi")), "requests", mapOf("cpu", vFlt(0.25), "memory", vStr("64Mi"))),
-				"env", listOf(mapOf("name", vStr("MODE"), "value", vStr("production")), mapOf("name", vStr("INDEX"), "value", vStr(fmt.Sprint(i))))),
-			mapOf("name", vStr("sidecar"), "image", vStr("registry.example.com/proxy:2"), "ports", listOf(mapOf("containerPort", vInt(15001), "protocol", vStr("TCP"))),
-				"readinessProbe", mapOf("httpGet", mapOf("path", vStr("/ready"), "port", vInt(15021)), "periodSeconds", vInt(5))),
+				"ports", listOf(valuetest.Map("containerPort", vInt(8080), "protocol", vStr("TCP"), "name", vStr("http"))),
+				"resources", valuetest.Map("limits", valuetest.Map("cpu", vStr("500m"), "memory", vStr("128Mi")), "requests", valuetest.Map("cpu", vFlt(0.25), "memory", vStr("64Mi"))),
+				"env", listOf(valuetest.Map("name", vStr("MODE"), "value", vStr("production")), valuetest.Map("name", vStr("INDEX"), "value", vStr(fmt.Sprint(i))))),
+			valuetest.Map("name", vStr("sidecar"), "image", vStr("registry.example.com/proxy:2"), "ports", listOf(valuetest.Map("containerPort", vInt(15001), "protocol", vStr("TCP"))),
+				"readinessProbe", valuetest.Map("httpGet", valuetest.Map("path", vStr("/ready"), "port", vInt(15021)), "periodSeconds", vInt(5))),
 		)
-		items = append(items, mapOf(
+		items = append(items, valuetest.Map(
 			"apiVersion", vStr("v1"), "kind", vStr("Pod"),
-			"metadata", mapOf("name", vStr(name), "namespace", vStr("default"), "uid", vStr(fmt.Sprintf("3f1c%04d-aaaa-bbbb-cccc-0123456789ab", i)),
-				"labels", mapOf("app", vStr("web"), "pod-template-hash", vStr("5d4f8c7b9"), "tier", vStr("frontend")),
-				"annotations", mapOf("note", vStr("a string with \"quotes\", <brackets> and unicode é"))),
-			"spec", mapOf("containers", containers, "nodeName", vStr("node-1"), "restartPolicy", vStr("Always"), "terminationGracePeriodSeconds", vInt(30)),
-			"status", mapOf("phase", vStr("Running"), "conditions", listOf(mapOf("type", vStr("Ready"), "status", vStr("True"), "lastTransitionTime", vStr("2024-01-02T03:04:05Z")))),
+			"metadata", valuetest.Map("name", vStr(name), "namespace", vStr("default"), "uid", vStr(fmt.Sprintf("3f1c%04d-aaaa-bbbb-cccc-0123456789ab", i)),
+				"labels", valuetest.Map("app", vStr("web"), "pod-template-hash", vStr("5d4f8c7b9"), "tier", vStr("frontend")),
+				"annotations", valuetest.Map("note", vStr("a string with \"quotes\", <brackets> and unicode é"))),
+			"spec", valuetest.Map("containers", containers, "nodeName", vStr("node-1"), "restartPolicy", vStr("Always"), "terminationGracePeriodSeconds", vInt(30)),
+			"status", valuetest.Map("phase", vStr("Running"), "conditions", listOf(valuetest.Map("type", vStr("Ready"), "status", vStr("True"), "lastTransitionTime", vStr("2024-01-02T03:04:05Z")))),
 		))
 	}
-	return mapOf("apiVersion", vStr("v1"), "kind", vStr("List"), "items", listOf(items...))
+	return valuetest.Map("apiVersion", vStr("v1"), "kind", vStr("List"), "items", listOf(items...))
 }
 
 func BenchmarkFromJSON(b *testing.B) {

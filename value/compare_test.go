@@ -116,11 +116,11 @@ func TestCompareTable(t *testing.T) {
 		{listOf(vInt(1), vStr("x"))},
 		{listOf(vInt(2))},
 		{listOf(vStr("a"))},
-		{mapOf()},
-		{mapOf("a", vInt(1)), mapOf("a", vFlt(1))},
-		{mapOf("a", vInt(1), "b", vInt(0))},
-		{mapOf("a", vInt(2))},
-		{mapOf("b", vInt(0))},
+		{valuetest.Map()},
+		{valuetest.Map("a", vInt(1)), valuetest.Map("a", vFlt(1))},
+		{valuetest.Map("a", vInt(1), "b", vInt(0))},
+		{valuetest.Map("a", vInt(2))},
+		{valuetest.Map("b", vInt(0))},
 		{vNull},
 	}
 	for i, gi := range groups {

@@ -17,14 +17,6 @@ import (
 	"github.com/structmerge/structmerge/value/valuetest"
 )
 
-func mapOf(kv ...any) value.Value {
-	var fields []value.Field
-	for i := 0; i < len(kv); i += 2 {
-		fields = append(fields, value.Field{Name: kv[i].(string), Value: kv[i+1].(value.Value)})
-	}
-	return value.NewMap(fields)
-}
-
 func listOf(items ...value.Value) value.Value { return value.NewList(items) }
 
 var (
@@ -34,40 +26,6 @@ var (
 	vStr  = value.NewString
 	vBool = value.NewBool
 )
-
-// sameValue is stricter than Equal: kinds must match too (1 and 1.0 differ),
-// and -0.0 differs from 0.0.
-func sameValue(a, b value.Value) bool {
-	if a.Kind() != b.Kind() {
-		return false
-	}
-	switch a.Kind() {
-	case value.Float:
-		return math.Float64bits(a.AsFloat()) == math.Float64bits(b.AsFloat())
-	case value.List:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Items() {
-			if !sameValue(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case value.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Len() {
-			fa, fb := a.FieldAt(i), b.FieldAt(i)
-			if fa.Name != fb.Name || !sameValue(fa.Value, fb.Value) {
-				return false
-			}
-		}
-		return true
-	}
-	return value.Equal(a, b)
-}
 
 type jsonDecodeCase struct {
 	name string
@@ -109,11 +67,11 @@ var jsonDecodeCases = []jsonDecodeCase{
 	{name: "invalid utf8 replaced", in: "\"a\xffb\xc3\"", want: vStr("a\ufffdb\ufffd")},
 	{name: "escape after utf8", in: `"é\n"`, want: vStr("é\n")},
 	{name: "empty list", in: "[ ]", want: listOf()},
-	{name: "empty map", in: "{ }", want: mapOf()},
+	{name: "empty map", in: "{ }", want: valuetest.Map()},
 	{name: "list", in: `[1, "a", null, [true]]`, want: listOf(vInt(1), vStr("a"), vNull, listOf(vBool(true)))},
-	{name: "map sorted", in: `{"b": 1, "a": {"c": [2.5]}}`, want: mapOf("a", mapOf("c", listOf(vFlt(2.5))), "b", vInt(1))},
-	{name: "escaped key", in: `{"a\u0062": 1}`, want: mapOf("ab", vInt(1))},
-	{name: "whitespace", in: " \t\r\n{ \"a\" : [ 1 , 2 ] } \n", want: mapOf("a", listOf(vInt(1), vInt(2)))},
+	{name: "map sorted", in: `{"b": 1, "a": {"c": [2.5]}}`, want: valuetest.Map("a", valuetest.Map("c", listOf(vFlt(2.5))), "b", vInt(1))},
+	{name: "escaped key", in: `{"a\u0062": 1}`, want: valuetest.Map("ab", vInt(1))},
+	{name: "whitespace", in: " \t\r\n{ \"a\" : [ 1 , 2 ] } \n", want: valuetest.Map("a", listOf(vInt(1), vInt(2)))},
 
 	{name: "empty input", in: "", err: "json: offset 0: unexpected end of JSON input", line: 1, column: 1},
 	{name: "only space", in: "  \n", err: "json: offset 3: unexpected end of JSON input", offset: 3, line: 2, column: 1},
@@ -155,7 +113,7 @@ func TestFromJSON(t *testing.T) {
 			got, err := value.FromJSON([]byte(tc.in))
 			// The string form decodes the same, errors included.
 			gotS, errS := value.FromJSONString(tc.in)
-			if (err == nil) != (errS == nil) || err != nil && err.Error() != errS.Error() || err == nil && !sameValue(got, gotS) {
+			if (err == nil) != (errS == nil) || err != nil && err.Error() != errS.Error() || err == nil && !valuetest.Identical(got, gotS) {
 				t.Fatalf("FromJSONString(%q) = %v, %v; FromJSON gives %v, %v", tc.in, gotS, errS, got, err)
 			}
 			if tc.err != "" {
@@ -178,7 +136,7 @@ func TestFromJSON(t *testing.T) {
 			if err != nil {
 				t.Fatalf("FromJSON(%q): %v", tc.in, err)
 			}
-			if !sameValue(got, tc.want) {
+			if !valuetest.Identical(got, tc.want) {
 				t.Fatalf("FromJSON(%q) = %v (%v), want %v (%v)", tc.in, got, got.Kind(), tc.want, tc.want.Kind())
 			}
 		})
@@ -230,8 +188,8 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		vFlt(-1.5e-10), vFlt(math.Copysign(0, -1)), vFlt(math.MaxFloat64), vFlt(math.SmallestNonzeroFloat64),
 		vFlt(123456.789), vStr("<a href='x'>&amp;</a>"), vStr("\u2028\u2029"), vStr("\x00\x01\x1f\x7f\b\f\n\r\t\"\\/"),
 		vStr("a\xffb\xc3\xa9\xc3"), vStr("\xed\xa0\x80"), vStr("日本😀"),
-		mapOf("b", vInt(1), "a", listOf(), "c", mapOf(), "\xff", vNull, "<", vStr(">")),
-		listOf(vNull, listOf(vInt(1), vFlt(2.5)), mapOf("x", vBool(false))),
+		valuetest.Map("b", vInt(1), "a", listOf(), "c", valuetest.Map(), "\xff", vNull, "<", vStr(">")),
+		listOf(vNull, listOf(vInt(1), vFlt(2.5)), valuetest.Map("x", vBool(false))),
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
@@ -414,8 +372,8 @@ func TestFromJSONSizes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
-		want := mapOf("list", listOf(items...), "map", value.NewMap(fields), "after", listOf(vInt(1), vInt(2), vInt(3)))
-		if !sameValue(got, want) {
+		want := valuetest.Map("list", listOf(items...), "map", value.NewMap(fields), "after", listOf(vInt(1), vInt(2), vInt(3)))
+		if !valuetest.Identical(got, want) {
 			t.Fatalf("n=%d: got %v, want %v", n, got, want)
 		}
 	}

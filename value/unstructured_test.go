@@ -10,13 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 	"github.com/structmerge/structmerge/value/valuetest"
 )
 
 func TestUnstructured(t *testing.T) {
-	v := mapOf("a", listOf(vInt(1), vFlt(2.5), vStr("s"), vBool(true), vNull), "e", listOf(), "m", mapOf())
+	v := valuetest.Map("a", listOf(vInt(1), vFlt(2.5), vStr("s"), vBool(true), vNull), "e", listOf(), "m", valuetest.Map())
 	want := map[string]any{
 		"a": []any{int64(1), 2.5, "s", true, nil},
 		"e": []any{},
@@ -57,10 +56,10 @@ func TestFromUnstructured(t *testing.T) {
 		{name: "Value", in: vStr("v"), want: vStr("v")},
 		{name: "[]any", in: []any{1, "a", nil}, want: listOf(vInt(1), vStr("a"), vNull)},
 		{name: "[]string", in: []string{"a", "b"}, want: listOf(vStr("a"), vStr("b"))},
-		{name: "[]map[string]any", in: []map[string]any{{"a": 1}}, want: listOf(mapOf("a", vInt(1)))},
-		{name: "map[string]any", in: map[string]any{"b": 1, "a": []any{}}, want: mapOf("a", listOf(), "b", vInt(1))},
-		{name: "map[string]string", in: map[string]string{"b": "1", "a": "2"}, want: mapOf("a", vStr("2"), "b", vStr("1"))},
-		{name: "map[any]any", in: map[any]any{"b": 1, "a": map[any]any{}}, want: mapOf("a", mapOf(), "b", vInt(1))},
+		{name: "[]map[string]any", in: []map[string]any{{"a": 1}}, want: listOf(valuetest.Map("a", vInt(1)))},
+		{name: "map[string]any", in: map[string]any{"b": 1, "a": []any{}}, want: valuetest.Map("a", listOf(), "b", vInt(1))},
+		{name: "map[string]string", in: map[string]string{"b": "1", "a": "2"}, want: valuetest.Map("a", vStr("2"), "b", vStr("1"))},
+		{name: "map[any]any", in: map[any]any{"b": 1, "a": map[any]any{}}, want: valuetest.Map("a", valuetest.Map(), "b", vInt(1))},
 
 		{name: "uint64 overflow", in: map[string]any{"spec": map[string]any{"x": uint64(math.MaxUint64)}}, err: "value: .spec.x: integer 18446744073709551615 overflows int64"},
 		{name: "NaN", in: []any{0, math.NaN()}, err: "value: [1]: unsupported float value NaN"},
@@ -86,7 +85,7 @@ func TestFromUnstructured(t *testing.T) {
 			if err != nil {
 				t.Fatalf("FromUnstructured(%#v): %v", tc.in, err)
 			}
-			if !sameValue(got, tc.want) {
+			if !valuetest.Identical(got, tc.want) {
 				t.Fatalf("FromUnstructured(%#v) = %v, want %v", tc.in, got, tc.want)
 			}
 		})
@@ -101,7 +100,7 @@ func TestUnstructuredRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("FromUnstructured(%v.Unstructured()): %v", v, err)
 		}
-		if !sameValue(got, v) {
+		if !valuetest.Identical(got, v) {
 			t.Fatalf("round trip changed %v to %v", v, got)
 		}
 		// The encoding/json view agrees: decoding its output gives v back.
@@ -224,32 +223,6 @@ func TestUnstructuredFrom(t *testing.T) {
 	}
 }
 
-// checkShared fails unless every part of got that is equal (sameValue) to the
-// part of like at the same path is that part of like itself.
-func checkShared(t *testing.T, path string, got, like value.Value) {
-	t.Helper()
-	if sameValue(got, like) {
-		if !value.Same(got, like) {
-			t.Errorf("%s: equal to like's but not shared: %s", path, value.ToJSON(got))
-		}
-		return
-	}
-	switch {
-	case got.Kind() == value.Map && like.Kind() == value.Map:
-		for _, f := range got.Fields() {
-			if l, ok := like.Get(f.Name); ok {
-				checkShared(t, path+"."+f.Name, f.Value, l)
-			}
-		}
-	case got.Kind() == value.List && like.Kind() == value.List:
-		for i, it := range got.Items() {
-			if i < like.Len() {
-				checkShared(t, fmt.Sprintf("%s[%d]", path, i), it, own.Value.Items(like)[i])
-			}
-		}
-	}
-}
-
 // fresh returns v's data in memory of its own.
 func fresh(t *testing.T, v value.Value) any {
 	t.Helper()
@@ -277,10 +250,10 @@ func checkLikeConversion(t *testing.T, seed uint64, convert func(a, b value.Valu
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameValue(got, want) {
+		if !valuetest.Identical(got, want) {
 			t.Fatalf("%s converted like %s = %s, want %s", value.ToJSON(b), value.ToJSON(like), value.ToJSON(got), value.ToJSON(want))
 		}
-		checkShared(t, fmt.Sprintf("case %d %s", i, value.ToJSON(b)), got, like)
+		valuetest.CheckShared(t, fmt.Sprintf("case %d %s", i, value.ToJSON(b)), got, like)
 	}
 }
 

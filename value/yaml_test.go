@@ -24,12 +24,12 @@ var yamlDecodeCases = []yamlDecodeCase{
 	{name: "empty", in: "", want: vNull},
 	{name: "comment only", in: "# nothing\n", want: vNull},
 	{name: "explicit null", in: "~", want: vNull},
-	{name: "mapping", in: "b: 1\na: two\n", want: mapOf("a", vStr("two"), "b", vInt(1))},
-	{name: "nested", in: "spec:\n  replicas: 3\n  list:\n  - a\n  - {x: 1}\n", want: mapOf("spec", mapOf("replicas", vInt(3), "list", listOf(vStr("a"), mapOf("x", vInt(1)))))},
-	{name: "flow", in: "[1, 'two', \"three\", [], {}]", want: listOf(vInt(1), vStr("two"), vStr("three"), listOf(), mapOf())},
+	{name: "mapping", in: "b: 1\na: two\n", want: valuetest.Map("a", vStr("two"), "b", vInt(1))},
+	{name: "nested", in: "spec:\n  replicas: 3\n  list:\n  - a\n  - {x: 1}\n", want: valuetest.Map("spec", valuetest.Map("replicas", vInt(3), "list", listOf(vStr("a"), valuetest.Map("x", vInt(1)))))},
+	{name: "flow", in: "[1, 'two', \"three\", [], {}]", want: listOf(vInt(1), vStr("two"), vStr("three"), listOf(), valuetest.Map())},
 	{name: "yaml 1.1 booleans are strings", in: "[yes, no, on, off, y, n, Yes]", want: listOf(vStr("yes"), vStr("no"), vStr("on"), vStr("off"), vStr("y"), vStr("n"), vStr("Yes"))},
 	{name: "booleans", in: "[true, True, TRUE, false, False, FALSE]", want: listOf(vBool(true), vBool(true), vBool(true), vBool(false), vBool(false), vBool(false))},
-	{name: "nulls", in: "a:\nb: ~\nc: null\nd: Null\ne: NULL\n", want: mapOf("a", vNull, "b", vNull, "c", vNull, "d", vNull, "e", vNull)},
+	{name: "nulls", in: "a:\nb: ~\nc: null\nd: Null\ne: NULL\n", want: valuetest.Map("a", vNull, "b", vNull, "c", vNull, "d", vNull, "e", vNull)},
 	{name: "ints", in: "[0, -7, +8, 0x1F, 0o17, 017, 0b101, 1_000, 9223372036854775807, -9223372036854775808]",
 		want: listOf(vInt(0), vInt(-7), vInt(8), vInt(31), vInt(15), vInt(15), vInt(5), vInt(1000), vInt(math.MaxInt64), vInt(math.MinInt64))},
 	{name: "big ints become floats", in: "[18446744073709551615, -9223372036854775809, 123456789012345678901234567890]",
@@ -40,22 +40,22 @@ var yamlDecodeCases = []yamlDecodeCase{
 		want: listOf(vStr("1"), vStr("true"), vStr("~"), vStr(""), vStr("0x"), vStr("1.2.3"), vStr("2001-12-14"), vStr("12:30:00"), vStr("-"), vStr("<<x"))},
 	{name: "explicit tags", in: "[!!str 1, !!int '2', !!float 3, !!bool 'true', !!null '', !!str null, !custom x, !!binary aGk=, !!timestamp 2001-12-14]",
 		want: listOf(vStr("1"), vInt(2), vFlt(3), vBool(true), vNull, vStr("null"), vStr("x"), vStr("hi"), vStr("2001-12-14"))},
-	{name: "block scalars", in: "a: |\n  line 1\n  line 2\nb: >\n  folded\n  text\nc: |-\n  kept\n", want: mapOf("a", vStr("line 1\nline 2\n"), "b", vStr("folded text\n"), "c", vStr("kept"))},
-	{name: "non-string keys", in: "1: a\n0x1F: b\n1.5: c\ntrue: d\n~: e\n0.1: f\n1e3: g\n.inf: h\n-.Inf: i\n.nan: j\n", want: mapOf(
+	{name: "block scalars", in: "a: |\n  line 1\n  line 2\nb: >\n  folded\n  text\nc: |-\n  kept\n", want: valuetest.Map("a", vStr("line 1\nline 2\n"), "b", vStr("folded text\n"), "c", vStr("kept"))},
+	{name: "non-string keys", in: "1: a\n0x1F: b\n1.5: c\ntrue: d\n~: e\n0.1: f\n1e3: g\n.inf: h\n-.Inf: i\n.nan: j\n", want: valuetest.Map(
 		"1", vStr("a"), "31", vStr("b"), "1.5", vStr("c"), "true", vStr("d"), "null", vStr("e"), "0.1", vStr("f"), "1000", vStr("g"), ".inf", vStr("h"), "-.inf", vStr("i"), ".nan", vStr("j"))},
-	{name: "quoted merge key is a string", in: "'<<': 1", want: mapOf("<<", vInt(1))},
+	{name: "quoted merge key is a string", in: "'<<': 1", want: valuetest.Map("<<", vInt(1))},
 	{name: "anchors and aliases", in: "a: &x {k: [1, 2]}\nb: *x\nc: &s str\nd: *s\n*s : key\n",
-		want: mapOf("a", mapOf("k", listOf(vInt(1), vInt(2))), "b", mapOf("k", listOf(vInt(1), vInt(2))), "c", vStr("str"), "d", vStr("str"), "str", vStr("key"))},
+		want: valuetest.Map("a", valuetest.Map("k", listOf(vInt(1), vInt(2))), "b", valuetest.Map("k", listOf(vInt(1), vInt(2))), "c", vStr("str"), "d", vStr("str"), "str", vStr("key"))},
 	{name: "merge", in: "base: &b {a: 1, b: 2}\nm:\n  <<: *b\n  b: 3\n  c: 4\n",
-		want: mapOf("base", mapOf("a", vInt(1), "b", vInt(2)), "m", mapOf("a", vInt(1), "b", vInt(3), "c", vInt(4)))},
+		want: valuetest.Map("base", valuetest.Map("a", vInt(1), "b", vInt(2)), "m", valuetest.Map("a", vInt(1), "b", vInt(3), "c", vInt(4)))},
 	{name: "merge list first wins", in: "x: &x {a: 1, b: 1}\ny: &y {b: 2, c: 2}\nm:\n  c: 3\n  <<: [*x, *y, {d: 4}]\n",
-		want: mapOf("x", mapOf("a", vInt(1), "b", vInt(1)), "y", mapOf("b", vInt(2), "c", vInt(2)), "m", mapOf("a", vInt(1), "b", vInt(1), "c", vInt(3), "d", vInt(4)))},
+		want: valuetest.Map("x", valuetest.Map("a", vInt(1), "b", vInt(1)), "y", valuetest.Map("b", vInt(2), "c", vInt(2)), "m", valuetest.Map("a", vInt(1), "b", vInt(1), "c", vInt(3), "d", vInt(4)))},
 	{name: "nested merge", in: "a: &a {x: 1}\nb: &b {<<: *a, y: 2}\nc: {<<: *b, z: 3}\n",
-		want: mapOf("a", mapOf("x", vInt(1)), "b", mapOf("x", vInt(1), "y", vInt(2)), "c", mapOf("x", vInt(1), "y", vInt(2), "z", vInt(3)))},
-	{name: "anchor inside merge used later", in: "<<: &m {a: 1}\nb: *m\n", want: mapOf("a", vInt(1), "b", mapOf("a", vInt(1)))},
-	{name: "document marker", in: "---\na: 1\n...\n", want: mapOf("a", vInt(1))},
-	{name: "trailing empty document", in: "a: 1\n---\n", want: mapOf("a", vInt(1))},
-	{name: "json is yaml", in: `{"a": [1, 2.5, "x", null, true]}`, want: mapOf("a", listOf(vInt(1), vFlt(2.5), vStr("x"), vNull, vBool(true)))},
+		want: valuetest.Map("a", valuetest.Map("x", vInt(1)), "b", valuetest.Map("x", vInt(1), "y", vInt(2)), "c", valuetest.Map("x", vInt(1), "y", vInt(2), "z", vInt(3)))},
+	{name: "anchor inside merge used later", in: "<<: &m {a: 1}\nb: *m\n", want: valuetest.Map("a", vInt(1), "b", valuetest.Map("a", vInt(1)))},
+	{name: "document marker", in: "---\na: 1\n...\n", want: valuetest.Map("a", vInt(1))},
+	{name: "trailing empty document", in: "a: 1\n---\n", want: valuetest.Map("a", vInt(1))},
+	{name: "json is yaml", in: `{"a": [1, 2.5, "x", null, true]}`, want: valuetest.Map("a", listOf(vInt(1), vFlt(2.5), vStr("x"), vNull, vBool(true)))},
 
 	// The parser's line numbers: none for some errors on line 1, and
 	// sometimes the line before the problem.
@@ -103,7 +103,7 @@ func TestFromYAML(t *testing.T) {
 			if err != nil {
 				t.Fatalf("FromYAML(%q): %v", tc.in, err)
 			}
-			if !sameValue(got, tc.want) {
+			if !valuetest.Identical(got, tc.want) {
 				t.Fatalf("FromYAML(%q) =\n %v\nwant\n %v", tc.in, got, tc.want)
 			}
 		})
@@ -116,12 +116,12 @@ func TestFromYAMLDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []value.Document{{Value: mapOf("a", vInt(1)), Line: 3}, {Value: listOf(vStr("x")), Line: 8}, {Value: vNull, Line: 10}}
+	want := []value.Document{{Value: valuetest.Map("a", vInt(1)), Line: 3}, {Value: listOf(vStr("x")), Line: 8}, {Value: vNull, Line: 10}}
 	if len(docs) != len(want) {
 		t.Fatalf("got %d documents %v, want %d", len(docs), docs, len(want))
 	}
 	for i := range want {
-		if !sameValue(docs[i].Value, want[i].Value) || docs[i].Line != want[i].Line {
+		if !valuetest.Identical(docs[i].Value, want[i].Value) || docs[i].Line != want[i].Line {
 			t.Errorf("document %d = %v at line %d, want %v at line %d", i, docs[i].Value, docs[i].Line, want[i].Value, want[i].Line)
 		}
 	}
@@ -205,12 +205,12 @@ func countNodes(v value.Value) int {
 }
 
 func TestToYAML(t *testing.T) {
-	v := mapOf(
+	v := valuetest.Map(
 		"kind", vStr("Pod"),
-		"metadata", mapOf("name", vStr("web"), "labels", mapOf("app", vStr("yes"), "tier", vStr("1"))),
-		"spec", mapOf("containers", listOf(mapOf("name", vStr("c"), "args", listOf(vStr("a: b"), vStr(""), vStr("null"))), mapOf("name", vStr("d"))),
+		"metadata", valuetest.Map("name", vStr("web"), "labels", valuetest.Map("app", vStr("yes"), "tier", vStr("1"))),
+		"spec", valuetest.Map("containers", listOf(valuetest.Map("name", vStr("c"), "args", listOf(vStr("a: b"), vStr(""), vStr("null"))), valuetest.Map("name", vStr("d"))),
 			"replicas", vInt(3), "ratio", vFlt(0.5), "big", vFlt(1e21), "whole", vFlt(2), "on", vBool(true), "none", vNull,
-			"empty", listOf(), "emptyMap", mapOf(), "script", vStr("echo hi\nexit 0\n"), "tab", vStr("\tx\ny")),
+			"empty", listOf(), "emptyMap", valuetest.Map(), "script", vStr("echo hi\nexit 0\n"), "tab", vStr("\tx\ny")),
 	)
 	want := `kind: Pod
 metadata:
@@ -246,7 +246,7 @@ spec:
 		v    value.Value
 		want string
 	}{
-		{vNull, "null\n"}, {vStr("x"), "x\n"}, {vInt(-1), "-1\n"}, {listOf(), "[]\n"}, {mapOf(), "{}\n"},
+		{vNull, "null\n"}, {vStr("x"), "x\n"}, {vInt(-1), "-1\n"}, {listOf(), "[]\n"}, {valuetest.Map(), "{}\n"},
 		{vFlt(math.NaN()), "null\n"}, {vStr("a\xffb"), "a\ufffdb\n"},
 	} {
 		if got := string(value.ToYAML(tc.v)); got != tc.want {
@@ -270,7 +270,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 	}
 	// Every string of the pool, as a key and as a value.
 	for _, s := range valuetest.Strings {
-		v := mapOf(s, listOf(vStr(s), mapOf(s, vStr(s))))
+		v := valuetest.Map(s, listOf(vStr(s), valuetest.Map(s, vStr(s))))
 		got, err := value.FromYAML(value.ToYAML(v))
 		if err != nil || !value.Equal(got, v) {
 			t.Fatalf("round trip of %q: %v, %v\n%s", s, got, err, value.ToYAML(v))

@@ -17,6 +17,7 @@ import (
 	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/value"
 	"github.com/structmerge/structmerge/value/gostruct"
+	"github.com/structmerge/structmerge/value/valuetest"
 )
 
 // The types of these tests cover what Codec reads of a type.
@@ -243,7 +244,7 @@ func TestCodecInlineAndOwnForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := mapOf("Q", vStr("1500m"), "Shared", vStr("s"), "extra", vStr("e"), "kind", vStr("K"), "name", vStr("n"), "qp", vNull)
+	want := valuetest.Map("Q", vStr("1500m"), "Shared", vStr("s"), "extra", vStr("e"), "kind", vStr("K"), "name", vStr("n"), "qp", vNull)
 	if !value.Equal(got, want) {
 		t.Fatalf("FromStruct = %s, want %s", got, want)
 	}
@@ -757,10 +758,10 @@ func TestFromStructLike(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if !sameValue(got, want) {
+					if !valuetest.Identical(got, want) {
 						t.Fatalf("change %d (origin %v): = %s, want %s", i, from, value.ToJSON(got), value.ToJSON(want))
 					}
-					checkShared(t, fmt.Sprintf("change %d (origin %v) of %s", i, from, value.ToJSON(want)), got, like)
+					valuetest.CheckShared(t, fmt.Sprintf("change %d (origin %v) of %s", i, from, value.ToJSON(want)), got, like)
 					checked++
 				}
 			}
@@ -869,10 +870,10 @@ func TestFromStructFrom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameValue(got, want) {
+			if !valuetest.Identical(got, want) {
 				t.Fatalf("= %s, want %s", value.ToJSON(got), value.ToJSON(want))
 			}
-			checkShared(t, tc.name, got, like)
+			valuetest.CheckShared(t, tc.name, got, like)
 		})
 	}
 	// A part equal to the origin's through a pointer to another, equal
