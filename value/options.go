@@ -89,11 +89,5 @@ func MaxBytes(n int64) DecodeOption {
 }
 
 func resolveOptions(opts []DecodeOption) (decodeConfig, error) {
-	c := decodeConfig{MaxDepth: DefaultMaxDepth, MaxBytes: DefaultMaxBytes}
-	for _, o := range opts {
-		if o != nil {
-			c = o(c)
-		}
-	}
-	return c, c.Err
+	return valueown.Resolve(opts, DefaultMaxDepth, DefaultMaxBytes)
 }

@@ -36,6 +36,18 @@ type DecodeConfig[R any] struct {
 	Err      error // the error of an option with a bad argument
 }
 
+// Resolve resolves opts, value's decode options, on the defaults: each is
+// called in order, and the first bad argument's error is returned.
+func Resolve[O ~func(DecodeConfig[R]) DecodeConfig[R], R any](opts []O, maxDepth int, maxBytes int64) (DecodeConfig[R], error) {
+	c := DecodeConfig[R]{MaxDepth: maxDepth, MaxBytes: maxBytes}
+	for _, o := range opts {
+		if o != nil {
+			c = o(c)
+		}
+	}
+	return c, c.Err
+}
+
 var registeredDecode any
 
 // RegisterDecode is called by package value only.

@@ -18,13 +18,7 @@ var (
 
 // options resolves the options of a conversion.
 func options(opts []value.DecodeOption) (valueown.DecodeConfig[value.Origin], error) {
-	c := valueown.DecodeConfig[value.Origin]{MaxDepth: value.DefaultMaxDepth, MaxBytes: value.DefaultMaxBytes}
-	for _, o := range opts {
-		if o != nil {
-			c = o(c)
-		}
-	}
-	return c, c.Err
+	return valueown.Resolve(opts, value.DefaultMaxDepth, value.DefaultMaxBytes)
 }
 
 // chunks is the allocator of the slices of the maps and lists a

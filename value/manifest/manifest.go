@@ -746,11 +746,5 @@ func jsonString(s string) string {
 var own = valueown.Of[value.Value, value.Field]()
 
 func options(opts []value.DecodeOption) (valueown.DecodeConfig[value.Origin], error) {
-	c := valueown.DecodeConfig[value.Origin]{MaxDepth: value.DefaultMaxDepth, MaxBytes: value.DefaultMaxBytes}
-	for _, o := range opts {
-		if o != nil {
-			c = o(c)
-		}
-	}
-	return c, c.Err
+	return valueown.Resolve(opts, value.DefaultMaxDepth, value.DefaultMaxBytes)
 }
