@@ -305,7 +305,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	case json.Number:
 		return c.number(x)
 	case []any:
-		return c.list(x, Value{})
+		return shapedList(c, x, Value{})
 	case []string:
 		if len(x) == 0 {
 			return Value{kind: List}, true
@@ -316,20 +316,7 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 		}
 		return listValue(items), true
 	case []map[string]any:
-		if len(x) == 0 {
-			return Value{kind: List}, true
-		}
-		items := c.AllocItems(len(x))
-		var shape Value
-		for i := range x {
-			v, ok := c.convertShaped(x[i], shape)
-			if !ok {
-				c.segs = append(c.segs, pathSeg{index: i})
-				return Value{}, false
-			}
-			items[i], shape = v, v
-		}
-		return listValue(items), true
+		return shapedList(c, x, Value{})
 	case map[string]any:
 		return c.stringMap(x)
 	case map[string]string:
@@ -345,10 +332,11 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	return c.fail("unsupported type %T", x)
 }
 
-// list converts the items of l, a non-empty list, each shaped like the
-// one before it (see shaped); the first like guide, when guide is a list
-// too (the same place in the item before the one l is in).
-func (c *unstructuredConverter) list(l []any, guide Value) (Value, bool) {
+// shapedList converts the items of l, each shaped like the one before it
+// (see convertShaped); the first like guide's first item, when guide is a
+// list too (the same place in the item before the one l is in). It serves
+// []any and []map[string]any.
+func shapedList[T any](c *unstructuredConverter, l []T, guide Value) (Value, bool) {
 	if len(l) == 0 {
 		return Value{kind: List}, true
 	}
@@ -398,7 +386,7 @@ func (c *unstructuredConverter) convertShaped(x any, shape Value) (Value, bool) 
 				return c.tooDeep()
 			}
 			c.depth++
-			v, ok := c.list(l, shape)
+			v, ok := shapedList(c, l, shape)
 			c.depth--
 			return v, ok
 		}
