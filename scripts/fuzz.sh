@@ -15,6 +15,8 @@
 #                  extended regexp (default: all)
 #   FUZZ_PARALLEL  fuzzing workers per target (default: go test's, GOMAXPROCS)
 #   FUZZ_CONFORMANCE=1  also the conformance module's targets
+#   FUZZ_SKIP_PACKAGES  packages (an extended regexp on their import path)
+#                  left out, not even built (default: none)
 #
 # A package whose tests do not build is reported as a failure, and the
 # other packages' targets still run. Exits 0 when every target passed and
@@ -41,6 +43,7 @@ list() {
 	# would build every test binary of the module once more.
 	for pkg in $(cd "$module" && go list -f '{{.ImportPath}}{{range .TestGoFiles}} {{$.Dir}}/{{.}}{{end}}{{range .XTestGoFiles}} {{$.Dir}}/{{.}}{{end}}' ./... |
 		while read -r ip files; do
+			if [ -n "${FUZZ_SKIP_PACKAGES:-}" ] && [[ "$ip" =~ ${FUZZ_SKIP_PACKAGES} ]]; then continue; fi
 			if [ -n "$files" ] && grep -q '^func Fuzz' $files; then echo "$ip"; fi
 		done); do
 		if ! (cd "$module" && go test -list '^Fuzz' "$pkg") >"$tmp/list" 2>&1; then
