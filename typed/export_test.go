@@ -2,6 +2,9 @@ package typed
 
 import (
 	"fmt"
+
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
 )
 
 // PooledScratchDirty takes a buffer from the pool and describes any entry in
@@ -38,5 +41,21 @@ func PooledScratchDirty() string {
 			return fmt.Sprintf("strs[%d] = %q", j, s)
 		}
 	}
+	for d, sh := range b.shapes.at {
+		if sh.m != nil || sh.names[0] != "" || sh.types[0] != nil {
+			return fmt.Sprintf("shapes[%d] remembers %q", d, sh.names[:max(sh.n, 0)])
+		}
+	}
 	return ""
+}
+
+// ValidateWithoutShapes is Validate without the remembered shapes of
+// shapes.go: every field's type is looked up.
+func ValidateWithoutShapes(t *schema.Type, v value.Value) error {
+	b := getBufs()
+	defer b.put()
+	w := validator{path: b.path, sc: b.sc}
+	w.walk(t, v)
+	b.path, b.sc = w.path, w.sc
+	return w.errs.result()
 }

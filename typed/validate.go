@@ -84,7 +84,7 @@ func validateCounting(t *schema.Type, v value.Value, o validateOptions) (hint si
 		return sizeHint{}, false, w.errs.result()
 	}
 	b := getBufs()
-	w := validator{opts: o, path: b.path, sc: b.sc}
+	w := validator{opts: o, path: b.path, sc: b.sc, shapes: &b.shapes}
 	w.walkLike(t, v, o.likeValue(t))
 	b.path, b.sc = w.path, w.sc
 	b.put()
@@ -126,6 +126,9 @@ type validator struct {
 	path fieldpath.Path
 	errs errorList
 	sc   scratch
+	// shapes remembers the field types of maps checked, by depth (nil:
+	// look up each field).
+	shapes *shapes
 	// The counts behind a sizeHint: entries (fields and keyed items) that
 	// the field set may hold, those that are non-empty maps (children, not
 	// members), and non-empty maps and lists (nodes). Nothing inside an
@@ -211,8 +214,16 @@ func (w *validator) doMap(m *schema.Map, v, like value.Value) {
 		w.nodes++
 		w.entries += v.Len()
 	}
-	for _, f := range own.Value.Fields(v) {
-		ft, declared := fieldType(m, f.Name)
+	fields := own.Value.Fields(v)
+	sh := w.shapes.shapeOf(m, len(w.path), fields)
+	for i, f := range fields {
+		var ft *schema.Type
+		var declared bool
+		if sh != nil {
+			ft, declared = sh.types[i], sh.declared[i]
+		} else {
+			ft, declared = fieldType(m, f.Name)
+		}
 		if leafScalar(ft, f.Value) {
 			// Checked here: its path is needed only for an error.
 			if msg := scalarKindProblem(ft.Scalar(), unknownWord(ft), f.Value); msg != "" {

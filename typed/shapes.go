@@ -1,0 +1,94 @@
+package typed
+
+import (
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// The validator looks up the type of each field of each map in the map's
+// schema. The maps of a list mostly have the same fields (the addresses of
+// an Endpoints object, the containers of a Pod), and the conversions from
+// maps and JSON give such siblings the same name strings (value reads each
+// item by the names of the item before). So the validator remembers, for
+// each depth, the names of the last map it checked there and their types:
+// a map at that depth with the same schema and the same names (compared as
+// strings, which costs one pointer comparison when they are the same
+// strings) takes the types from there instead of looking each one up.
+
+const (
+	// shapeDepths is how many depths have a remembered shape: the maps
+	// of a Kubernetes object's lists are within the first few.
+	shapeDepths = 12
+	// shapeFields is the most fields a remembered shape holds.
+	shapeFields = 16
+)
+
+// mapShape is the names of the last map checked at one depth and, once a
+// second map in a row had the same, their types.
+type mapShape struct {
+	m        *schema.Map
+	n        int
+	names    [shapeFields]string
+	typed    bool // types and declared hold the names' types
+	types    [shapeFields]*schema.Type
+	declared [shapeFields]bool
+}
+
+// shapes is the remembered shapes of one walk, in its pooled bufs, and
+// used which of them it filled (so that put clears only those).
+type shapes struct {
+	at   [shapeDepths]mapShape
+	used uint32
+}
+
+// shapeOf returns the field types of fields, the fields of a map of m at
+// depth, when the map checked last at depth had the same schema and names:
+// from the shape remembered there, or after filling it. Otherwise, and
+// when the depth or the map is too large to remember, it remembers the
+// names and returns nil: the caller looks each one up, and a map of
+// another shape (a recursive schema's maps at one depth, each with its own
+// names) costs only the copy of its names. The shape returned stays as it
+// is while the caller walks the map's fields: deeper maps use deeper
+// shapes.
+func (s *shapes) shapeOf(m *schema.Map, depth int, fields []value.Field) *mapShape {
+	if s == nil || depth >= shapeDepths || len(fields) > shapeFields {
+		return nil
+	}
+	sh := &s.at[depth]
+	if sh.m == m && sh.n == len(fields) && sameNames(fields, sh.names[:len(fields)]) {
+		if !sh.typed {
+			for i := range fields {
+				sh.types[i], sh.declared[i] = fieldType(m, fields[i].Name)
+			}
+			sh.typed = true
+		}
+		return sh
+	}
+	s.used |= 1 << depth
+	sh.m, sh.n, sh.typed = m, len(fields), false
+	for i := range fields {
+		sh.names[i] = fields[i].Name
+	}
+	return nil
+}
+
+// sameNames reports whether fields have names, in order.
+func sameNames(fields []value.Field, names []string) bool {
+	for i := range fields {
+		if fields[i].Name != names[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// reset forgets the shapes filled, so that a pooled bufs holds no schema
+// or name.
+func (s *shapes) reset() {
+	for d := range shapeDepths {
+		if s.used&(1<<d) != 0 {
+			s.at[d] = mapShape{}
+		}
+	}
+	s.used = 0
+}
