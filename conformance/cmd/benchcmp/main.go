@@ -8,7 +8,14 @@
 // .../structmerge, KubeBoundary/<conversion>/<object>/walk and
 // .../structmerge. Run it from anywhere in the conformance module.
 //
-// When KubeEndToEnd rows were run, their table comes first, with the same
+// First come the headlines, one line each: the geometric means of the
+// kube layer end to end, of each of its forms and of the new-user path
+// (with its target judged), the floor (each side's time over a read of
+// the input), and the SMD engine's target and like-for-like means: the
+// figures of the sections below, summed up as the first table of
+// docs/performance.md shows them.
+//
+// When KubeEndToEnd rows were run, their table follows, with the same
 // columns and rules as the SMD table below (ratios apimachinery/structmerge,
 // "0 vs N"), then the line
 //
@@ -349,9 +356,10 @@ var notes = []exclusion{
 		"structmerge's Compile builds them, so the row favours SMD"},
 }
 
-// report prints the tables and the sections that apply to rows: the kube
-// layer's end to end table and its boundary table first, then the SMD
-// engine's tables. The kube rows feed no SMD mean.
+// report prints the tables and the sections that apply to rows: the
+// headlines first, then the kube layer's end to end table and its
+// boundary table, then the SMD engine's tables. The kube rows feed no SMD
+// mean.
 func report(w io.Writer, rows []row) {
 	var e2e, boundary, fair, apart []row
 	for _, r := range rows {
@@ -368,6 +376,10 @@ func report(w io.Writer, rows []row) {
 	}
 	cw := &countingWriter{w: w}
 	w = cw
+	section(w, "headlines", func(w io.Writer) { printHeadlines(w, e2e, fair) })
+	if len(e2e) > 0 && cw.n > 0 {
+		fmt.Fprintln(w)
+	}
 	section(w, "end-to-end", func(w io.Writer) { printEndToEnd(w, e2e) })
 	if len(newUserRows(e2e)) > 0 {
 		fmt.Fprintln(w)
@@ -592,33 +604,53 @@ func newUserRows(rows []row) []row {
 	return out
 }
 
+// timeRatio is a row's time ratio, the reference's median over
+// structmerge's.
+func timeRatio(r row) float64 { return median(r.ref.ns) / median(r.smrg.ns) }
+
+// newUserJudgement is the new-user path judged against its targets.
+type newUserJudgement struct {
+	rows    []row   // the path's rows that were run
+	mean    geomean // of their ratios
+	slowest row     // the row of the least time ratio
+	verdict string  // "met", "not met", or "not judged: ..." when rows are missing
+}
+
+// judgeNewUser judges the new-user path's rows of rows against its
+// targets; ok is false when none of them was run.
+func judgeNewUser(rows []row) (j newUserJudgement, ok bool) {
+	in := newUserRows(rows)
+	if len(in) == 0 {
+		return j, false
+	}
+	j = newUserJudgement{rows: in, mean: geomeanOf(in), slowest: in[0], verdict: "met"}
+	for _, r := range in[1:] {
+		if timeRatio(r) < timeRatio(j.slowest) {
+			j.slowest = r
+		}
+	}
+	if all := len(newUserObjects) * len(newUserOps); len(in) < all {
+		j.verdict = fmt.Sprintf("not judged: %d of %d rows run", len(in), all)
+	} else if j.mean.time < newUserTarget || timeRatio(j.slowest) < newUserFloor {
+		j.verdict = "not met"
+	}
+	return j, true
+}
+
 // printNewUser prints the new-user path's rows, their geometric mean and
 // the slowest row against the targets.
 func printNewUser(w io.Writer, rows []row) {
-	in := newUserRows(rows)
-	if len(in) == 0 {
+	j, ok := judgeNewUser(rows)
+	if !ok {
 		return
 	}
 	fmt.Fprintf(w, "new-user path (a row group of the end to end table): kube.FieldManager.ApplyUnstructured and UpdateUnstructured, maps in and out, "+
 		"on apimachinery's Pod, Node and Endpoints fixtures (%s);\n", strings.Join(newUserOps, ", "))
 	fmt.Fprintf(w, "ratios are apimachinery/structmerge; target: a geometric mean of at least %gx in time, no row under %gx\n", newUserTarget, newUserFloor)
-	printTable(w, in, "apimachinery")
+	printTable(w, j.rows, "apimachinery")
 	fmt.Fprintln(w)
-	g := geomeanOf(in)
-	slowest := in[0]
-	ratio := func(r row) float64 { return median(r.ref.ns) / median(r.smrg.ns) }
-	for _, r := range in[1:] {
-		if ratio(r) < ratio(slowest) {
-			slowest = r
-		}
-	}
-	met := "met"
-	if len(in) < len(newUserObjects)*len(newUserOps) {
-		met = fmt.Sprintf("not judged: %d of %d rows run", len(in), len(newUserObjects)*len(newUserOps))
-	} else if g.time < newUserTarget || ratio(slowest) < newUserFloor {
-		met = "not met"
-	}
-	fmt.Fprintf(w, "new-user path: geometric mean over %d rows: %s; slowest row %s at %.1fx; target %s\n", len(in), g, slowest.name, ratio(slowest), met)
+	fmt.Fprintf(w, "new-user path: geometric mean over %d rows: %s; slowest row %s at %.1fx; target %s\n",
+		len(j.rows), j.mean, j.slowest.name, timeRatio(j.slowest), j.verdict)
 }
 
 // e2eTarget is the time ratio the end to end rows are to reach,
@@ -636,16 +668,45 @@ func targetOf(name string) float64 {
 	return e2eTarget
 }
 
-// printFloor prints, for the end to end rows that have a read of their
-// inputs, each side's time over the read's, and the time the row's target
-// leaves for the whole request in reads: apimachinery's over the target.
-func printFloor(w io.Writer, rows []row) {
+// floorRows returns the end to end rows that have a read of their inputs.
+func floorRows(rows []row) []row {
 	var in []row
 	for _, r := range rows {
 		if len(r.floor.ns) > 0 {
 			in = append(in, r)
 		}
 	}
+	return in
+}
+
+// spread is the geometric mean, the least and the most of some ratios.
+type spread struct {
+	mean, least, most float64
+}
+
+// overRead is the spread of a side's time over the read's, on rows that
+// all have a read; side picks the side's measure from a row.
+func overRead(rows []row, side func(row) measure) spread {
+	s := spread{least: math.Inf(1), most: math.Inf(-1)}
+	logSum := 0.0
+	for _, r := range rows {
+		x := median(side(r).ns) / median(r.floor.ns)
+		logSum += math.Log(x)
+		s.least, s.most = min(s.least, x), max(s.most, x)
+	}
+	s.mean = math.Exp(logSum / float64(len(rows)))
+	return s
+}
+
+// The sides of a row, for overRead.
+func refOf(r row) measure  { return r.ref }
+func smrgOf(r row) measure { return r.smrg }
+
+// printFloor prints, for the end to end rows that have a read of their
+// inputs, each side's time over the read's, and the time the row's target
+// leaves for the whole request in reads: apimachinery's over the target.
+func printFloor(w io.Writer, rows []row) {
+	in := floorRows(rows)
 	if len(in) == 0 {
 		return
 	}
@@ -662,12 +723,10 @@ func printFloor(w io.Writer, rows []row) {
 		x    float64
 	}
 	var lefts []left
-	logSM := 0.0
 	for _, r := range in {
 		ft, at, mt := median(r.floor.ns), median(r.ref.ns), median(r.smrg.ns)
 		tx := at / targetOf(r.name) / ft
 		lefts = append(lefts, left{r.name, tx})
-		logSM += math.Log(mt / ft)
 		fmt.Fprintf(tw, "%s\t%s\t%.1fx\t%.1fx\t%.2fx\t\n", r.name, duration(ft), at/ft, mt/ft, tx)
 	}
 	tw.Flush()
@@ -677,7 +736,7 @@ func printFloor(w io.Writer, rows []row) {
 		least = append(least, fmt.Sprintf("%s (%.2fx)", l.name, l.x))
 	}
 	fmt.Fprintf(w, "structmerge x the read: geometric mean over %d rows %.2fx; the targets leave the least on %s\n",
-		len(in), math.Exp(logSM/float64(len(in))), strings.Join(least, ", "))
+		len(in), overRead(in, smrgOf).mean, strings.Join(least, ", "))
 }
 
 // boundaryTarget is the target for the boundary rows: structmerge
@@ -828,17 +887,26 @@ func (g geomean) String() string {
 		return s + ", allocations and bytes: no row with both measured and non-zero on both sides"
 	}
 	s += fmt.Sprintf(", allocations %.2fx fewer, bytes %.2fx fewer", g.allocs, g.bytes)
-	if g.nMem < g.n {
-		var why []string
-		if g.nZero > 0 {
-			why = append(why, fmt.Sprintf("%d where one library allocates nothing (\"0 vs N\")", g.nZero))
-		}
-		if g.nUnmeasured > 0 {
-			why = append(why, fmt.Sprintf("%d without allocations measured", g.nUnmeasured))
-		}
-		s += fmt.Sprintf(" (allocations and bytes over %d of the %d rows, leaving out %s)", g.nMem, g.n, strings.Join(why, " and "))
+	if note := g.memNote(); note != "" {
+		s += " " + note
 	}
 	return s
+}
+
+// memNote says, in brackets, which rows the allocation and bytes means
+// leave out; "" when they leave out none.
+func (g geomean) memNote() string {
+	if g.nMem == g.n {
+		return ""
+	}
+	var why []string
+	if g.nZero > 0 {
+		why = append(why, fmt.Sprintf("%d where one library allocates nothing (\"0 vs N\")", g.nZero))
+	}
+	if g.nUnmeasured > 0 {
+		why = append(why, fmt.Sprintf("%d without allocations measured", g.nUnmeasured))
+	}
+	return fmt.Sprintf("(allocations and bytes over %d of the %d rows, leaving out %s)", g.nMem, g.n, strings.Join(why, " and "))
 }
 
 // printNotes states the notes that apply to rows.
@@ -887,15 +955,20 @@ func isTarget(name string) bool {
 	return len(parts) == 3 && parts[0] == "Operations" && slices.Contains(targetOps, parts[2])
 }
 
-func printGeomeans(w io.Writer, rows []row) {
-	fmt.Fprintf(w, "geometric mean over all %d like-for-like rows: %s\n", len(rows), geomeanOf(rows))
+// targetRows returns the rows of the target operations.
+func targetRows(rows []row) []row {
 	var target []row
 	for _, r := range rows {
 		if isTarget(r.name) {
 			target = append(target, r)
 		}
 	}
-	if len(target) > 0 {
+	return target
+}
+
+func printGeomeans(w io.Writer, rows []row) {
+	fmt.Fprintf(w, "geometric mean over all %d like-for-like rows: %s\n", len(rows), geomeanOf(rows))
+	if target := targetRows(rows); len(target) > 0 {
 		fmt.Fprintf(w, "geometric mean over %d target operations (%s): %s\n",
 			len(target), strings.Join(targetOps, ", "), geomeanOf(target))
 	}
