@@ -7,13 +7,13 @@ import (
 
 // The validator looks up the type of each field of each map in the map's
 // schema. The maps of a list mostly have the same fields (the addresses of
-// an Endpoints object, the containers of a Pod), and the conversions from
-// maps and JSON give such siblings the same name strings (value reads each
-// item by the names of the item before). So the validator remembers, for
-// each depth, the names of the last map it checked there and their types:
-// a map at that depth with the same schema and the same names (compared as
-// strings, which costs one pointer comparison when they are the same
-// strings) takes the types from there instead of looking each one up.
+// an Endpoints object, the containers of a Pod). So the validator
+// remembers, for each depth, the names of the last map it checked there
+// and their types: a map at that depth with the same schema and the same
+// names takes the types from there instead of looking each one up. The
+// names are compared as strings: one pointer comparison each when they are
+// the same strings, as value.FromUnstructured makes the names of a list's
+// items that have the names of the item before.
 
 const (
 	// shapeDepths is how many depths have a remembered shape: the maps
