@@ -257,6 +257,9 @@ func unstructuredPath(segs []pathSeg) string {
 // convert converts x, refusing nesting deeper than maxDepth (which also
 // stops a map or slice that contains itself).
 func (c *unstructuredConverter) convert(x any) (Value, bool) {
+	if s, isString := x.(string); isString {
+		return NewString(s), true // the most common entry, before the switch
+	}
 	if c.depth >= c.maxDepth && !scalarData(x) {
 		return c.tooDeep()
 	}
@@ -410,6 +413,12 @@ func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value
 	// in order.
 	fields := c.AllocFields(len(sf))
 	for i := range sf {
+		// A string, the most common entry, without the calls and the
+		// type switch of convert.
+		if s, isString := xs[i].(string); isString {
+			fields[i] = Field{Name: sf[i].Name, Value: NewString(s)}
+			continue
+		}
 		v, ok := c.convertShaped(xs[i], sf[i].Value)
 		if !ok {
 			return Value{}, false, true
