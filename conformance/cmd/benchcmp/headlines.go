@@ -85,13 +85,7 @@ func printHeadlines(w io.Writer, e2e, fair []row) {
 		line(fmt.Sprintf("through the Kubernetes field manager, end to end, %d rows", len(e2e)), geomeanOf(e2e).headCells(true))
 	}
 	for _, f := range headlineForms {
-		var in []row
-		for _, r := range e2e {
-			if strings.HasPrefix(r.name, e2ePrefix+f.name+"/") {
-				in = append(in, r)
-			}
-		}
-		if len(in) > 0 {
+		if in := formRows(e2e, f.name); len(in) > 0 {
 			line(fmt.Sprintf("%s%s, %d rows", indent, f.label, len(in)), geomeanOf(in).headCells(false))
 		}
 	}

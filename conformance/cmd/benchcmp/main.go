@@ -562,16 +562,22 @@ func printEndToEnd(w io.Writer, rows []row) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "kube layer end to end: geometric mean over %d rows: %s\n", len(rows), geomeanOf(rows))
 	for _, f := range forms {
-		var in []row
-		for _, r := range rows {
-			if strings.HasPrefix(r.name, e2ePrefix+f.name+"/") {
-				in = append(in, r)
-			}
-		}
-		if len(in) > 0 {
+		if in := formRows(rows, f.name); len(in) > 0 {
 			fmt.Fprintf(w, "  %s (%s): geometric mean over %d rows: %s\n", f.name, f.what, len(in), geomeanOf(in))
 		}
 	}
+}
+
+// formRows returns the end to end rows of form (Unstructured, Struct or
+// JSON), in their order.
+func formRows(rows []row, form string) []row {
+	var in []row
+	for _, r := range rows {
+		if strings.HasPrefix(r.name, e2ePrefix+form+"/") {
+			in = append(in, r)
+		}
+	}
+	return in
 }
 
 // The new-user path: what a caller who knows only the obvious names gets,
