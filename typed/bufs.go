@@ -17,10 +17,9 @@ import (
 // (scratch.keys) are never pooled. put clears everything before the bufs
 // go back, so a pooled bufs holds no reference to any value or set.
 type bufs struct {
-	asm    [3]setasm.Assembler
-	path   fieldpath.Path
-	sc     scratch
-	shapes shapes // the validator's (shapes.go)
+	asm  [3]setasm.Assembler
+	path fieldpath.Path
+	sc   scratch
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bufs) }}
@@ -51,7 +50,6 @@ func (b *bufs) put() {
 	b.sc.words = keepStack(b.sc.words)
 	b.sc.sorted = keepStack(b.sc.sorted)
 	b.sc.keys = nil // path elements in results point into it
-	b.shapes.reset()
 	bufPool.Put(b)
 }
 

@@ -41,11 +41,6 @@ func PooledScratchDirty() string {
 			return fmt.Sprintf("strs[%d] = %q", j, s)
 		}
 	}
-	for d, sh := range b.shapes.at {
-		if sh.m != nil || sh.names[0] != "" || sh.types[0] != nil {
-			return fmt.Sprintf("shapes[%d] remembers %q", d, sh.names[:max(sh.n, 0)])
-		}
-	}
 	return ""
 }
 
@@ -54,7 +49,7 @@ func PooledScratchDirty() string {
 func ValidateWithoutShapes(t *schema.Type, v value.Value) error {
 	b := getBufs()
 	defer b.put()
-	w := validator{path: b.path, sc: b.sc}
+	w := validator{path: b.path, sc: b.sc, lookupEach: true}
 	w.walk(t, v)
 	b.path, b.sc = w.path, w.sc
 	return w.errs.result()

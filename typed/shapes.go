@@ -23,39 +23,34 @@ const (
 	shapeFields = 16
 )
 
-// mapShape is the names of the last map checked at one depth and, once a
-// second map in a row had the same, their types.
+// mapShape is the fields of the last map checked at one depth and, once
+// a second map in a row had the same names, their types.
 type mapShape struct {
 	m        *schema.Map
-	n        int
-	names    [shapeFields]string
-	typed    bool // types and declared hold the names' types
+	fields   []value.Field // the map's own fields: values never change
+	typed    bool          // types and declared hold the names' types
 	types    [shapeFields]*schema.Type
 	declared [shapeFields]bool
 }
 
-// shapes is the remembered shapes of one walk, in its pooled bufs, and
-// used which of them it filled (so that put clears only those).
-type shapes struct {
-	at   [shapeDepths]mapShape
-	used uint32
-}
+// shapes is the remembered shapes of one walk. It lives in the validator,
+// on the walk's stack: nothing outlives the walk.
+type shapes [shapeDepths]mapShape
 
 // shapeOf returns the field types of fields, the fields of a map of m at
 // depth, when the map checked last at depth had the same schema and names:
 // from the shape remembered there, or after filling it. Otherwise, and
 // when the depth or the map is too large to remember, it remembers the
-// names and returns nil: the caller looks each one up, and a map of
+// fields and returns nil: the caller looks each name up, and a map of
 // another shape (a recursive schema's maps at one depth, each with its own
-// names) costs only the copy of its names. The shape returned stays as it
-// is while the caller walks the map's fields: deeper maps use deeper
-// shapes.
+// names) costs only that. The shape returned stays as it is while the
+// caller walks the map's fields: deeper maps use deeper shapes.
 func (s *shapes) shapeOf(m *schema.Map, depth int, fields []value.Field) *mapShape {
-	if s == nil || depth >= shapeDepths || len(fields) > shapeFields {
+	if depth >= shapeDepths || len(fields) > shapeFields {
 		return nil
 	}
-	sh := &s.at[depth]
-	if sh.m == m && sh.n == len(fields) && sameNames(fields, sh.names[:len(fields)]) {
+	sh := &s[depth]
+	if sh.m == m && sameNames(fields, sh.fields) {
 		if !sh.typed {
 			for i := range fields {
 				sh.types[i], sh.declared[i] = fieldType(m, fields[i].Name)
@@ -64,31 +59,19 @@ func (s *shapes) shapeOf(m *schema.Map, depth int, fields []value.Field) *mapSha
 		}
 		return sh
 	}
-	s.used |= 1 << depth
-	sh.m, sh.n, sh.typed = m, len(fields), false
-	for i := range fields {
-		sh.names[i] = fields[i].Name
-	}
+	sh.m, sh.fields, sh.typed = m, fields, false
 	return nil
 }
 
-// sameNames reports whether fields have names, in order.
-func sameNames(fields []value.Field, names []string) bool {
-	for i := range fields {
-		if fields[i].Name != names[i] {
+// sameNames reports whether a and b have the same names, in order.
+func sameNames(a, b []value.Field) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name {
 			return false
 		}
 	}
 	return true
-}
-
-// reset forgets the shapes filled, so that a pooled bufs holds no schema
-// or name.
-func (s *shapes) reset() {
-	for d := range shapeDepths {
-		if s.used&(1<<d) != 0 {
-			s.at[d] = mapShape{}
-		}
-	}
-	s.used = 0
 }

@@ -126,7 +126,7 @@ func TestShapesChangeNoResult(t *testing.T) {
 		}
 		for form, v := range map[string]value.Value{"maps": fromMaps, "JSON": fromJSON} {
 			want := typed.ValidateWithoutShapes(root, v)
-			for range 2 { // the second with the pooled shapes of the first
+			for range 2 { // twice: the result depends on nothing kept between walks
 				if got := typed.Validate(root, v); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("%s from %s: with shapes\n%v\nwithout\n%v", name, form, got, want)
 				}

@@ -84,7 +84,7 @@ func validateCounting(t *schema.Type, v value.Value, o validateOptions) (hint si
 		return sizeHint{}, false, w.errs.result()
 	}
 	b := getBufs()
-	w := validator{opts: o, path: b.path, sc: b.sc, shapes: &b.shapes}
+	w := validator{opts: o, path: b.path, sc: b.sc}
 	w.walkLike(t, v, o.likeValue(t))
 	b.path, b.sc = w.path, w.sc
 	b.put()
@@ -126,9 +126,10 @@ type validator struct {
 	path fieldpath.Path
 	errs errorList
 	sc   scratch
-	// shapes remembers the field types of maps checked, by depth (nil:
-	// look up each field).
-	shapes *shapes
+	// shapes remembers the field types of maps checked, by depth;
+	// lookupEach leaves it unused (the tests' reference walk).
+	shapes     shapes
+	lookupEach bool
 	// The counts behind a sizeHint: entries (fields and keyed items) that
 	// the field set may hold, those that are non-empty maps (children, not
 	// members), and non-empty maps and lists (nodes). Nothing inside an
@@ -215,7 +216,10 @@ func (w *validator) doMap(m *schema.Map, v, like value.Value) {
 		w.entries += v.Len()
 	}
 	fields := own.Value.Fields(v)
-	sh := w.shapes.shapeOf(m, len(w.path), fields)
+	var sh *mapShape
+	if !w.lookupEach {
+		sh = w.shapes.shapeOf(m, len(w.path), fields)
+	}
 	for i, f := range fields {
 		var ft *schema.Type
 		var declared bool
