@@ -147,35 +147,42 @@ func scalarProblem(a atom, v value.Value) string {
 // scalarKindProblem is scalarProblem for the scalar kind k (word: the
 // schema's word of an UnknownScalar).
 func scalarKindProblem(k schema.ScalarKind, word string, v value.Value) string {
-	switch v.Kind() {
-	case value.Null:
+	if scalarKindFits(k, v.Kind()) {
 		return ""
 	}
 	switch k {
 	case schema.Numeric:
-		if !v.IsNumber() {
-			return "expected numeric (int or float), got " + describeKind(v)
-		}
+		return "expected numeric (int or float), got " + describeKind(v)
 	case schema.String:
-		if v.Kind() != value.String {
-			return "expected string, got " + describeKind(v)
-		}
+		return "expected string, got " + describeKind(v)
 	case schema.Boolean:
-		if v.Kind() != value.Bool {
-			return "expected boolean, got " + describeKind(v)
-		}
+		return "expected boolean, got " + describeKind(v)
 	case schema.Untyped:
-		switch v.Kind() {
-		case value.Bool, value.Int, value.Float, value.String:
-		default:
-			return "expected any scalar, got " + describeKind(v)
-		}
+		return "expected any scalar, got " + describeKind(v)
 	case schema.UnknownScalar:
 		return "unexpected scalar type in schema: " + word
 	default:
 		return fmt.Sprintf("unexpected scalar type in schema: %v", k)
 	}
-	return ""
+}
+
+// scalarKindFits reports whether a value of kind vk fits the scalar kind
+// k: null fits any; a scalar kind the schema does not know fits nothing
+// else.
+func scalarKindFits(k schema.ScalarKind, vk value.Kind) bool {
+	switch {
+	case vk == value.Null:
+		return true
+	case k == schema.Numeric:
+		return vk == value.Int || vk == value.Float
+	case k == schema.String:
+		return vk == value.String
+	case k == schema.Boolean:
+		return vk == value.Bool
+	case k == schema.Untyped:
+		return vk == value.Bool || vk == value.Int || vk == value.Float || vk == value.String
+	}
+	return false
 }
 
 // itemElement returns the path element naming an item of an associative

@@ -28,9 +28,13 @@ const (
 type mapShape struct {
 	m        *schema.Map
 	fields   []value.Field // the map's own fields: values never change
-	typed    bool          // types and declared hold the names' types
+	typed    bool          // types, declared and fits hold the names' types
 	types    [shapeFields]*schema.Type
 	declared [shapeFields]bool
+	// fits holds, for each field, the kinds of value (bit 1<<kind) that
+	// are a scalar its type takes without a problem: leaf scalars the
+	// walk accepts with nothing more to do.
+	fits [shapeFields]uint8
 }
 
 // shapes is the remembered shapes of one walk. It lives in the validator,
@@ -54,6 +58,7 @@ func (s *shapes) shapeOf(m *schema.Map, depth int, fields []value.Field) *mapSha
 		if !sh.typed {
 			for i := range fields {
 				sh.types[i], sh.declared[i] = fieldType(m, fields[i].Name)
+				sh.fits[i] = scalarsFitting(sh.types[i])
 			}
 			sh.typed = true
 		}
@@ -74,4 +79,20 @@ func sameNames(a, b []value.Field) bool {
 		}
 	}
 	return true
+}
+
+// scalarsFitting returns the kinds of value (bit 1<<kind) that the walk
+// takes as a leaf scalar of t with no problem (see leafScalar and
+// scalarKindProblem).
+func scalarsFitting(t *schema.Type) uint8 {
+	if t == nil || t.Scalar() == schema.NoScalar {
+		return 0
+	}
+	var fits uint8
+	for _, k := range [...]value.Kind{value.Bool, value.Int, value.Float, value.String} {
+		if scalarKindFits(t.Scalar(), k) {
+			fits |= 1 << k
+		}
+	}
+	return fits
 }

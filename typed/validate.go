@@ -224,6 +224,9 @@ func (w *validator) doMap(m *schema.Map, v, like value.Value) {
 		var ft *schema.Type
 		var declared bool
 		if sh != nil {
+			if sh.fits[i]&(1<<f.Value.Kind()) != 0 {
+				continue // a leaf scalar that fits its type
+			}
 			ft, declared = sh.types[i], sh.declared[i]
 		} else {
 			ft, declared = fieldType(m, f.Name)
