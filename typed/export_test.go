@@ -3,6 +3,7 @@ package typed
 import (
 	"fmt"
 
+	"github.com/structmerge/structmerge/internal/own"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -53,4 +54,20 @@ func ValidateWithoutShapes(t *schema.Type, v value.Value) error {
 	w.walk(t, v)
 	b.path, b.sc = w.path, w.sc
 	return w.errs.result()
+}
+
+// UniformLists counts the lists in v that their converter marked uniform
+// (see valueown.Funcs.Uniform).
+func UniformLists(v value.Value) int {
+	n := 0
+	if own.Value.Uniform(v) {
+		n++
+	}
+	for _, it := range own.Value.Items(v) {
+		n += UniformLists(it)
+	}
+	for _, f := range own.Value.Fields(v) {
+		n += UniformLists(f.Value)
+	}
+	return n
 }

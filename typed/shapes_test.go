@@ -73,11 +73,13 @@ const shapesSchema = `types:
 `
 
 // TestShapesChangeNoResult checks that validating with the remembered
-// shapes finds exactly the problems that looking up every field finds, on
-// objects converted from maps (whose list items share their name strings)
-// and decoded from JSON (whose do not), with problems in the first item,
-// in a later one, and in items whose names are those of a list of another
-// type at the same depth.
+// shapes, and checking only the first item of a uniform list, finds
+// exactly the problems that looking up every field of every item finds, on
+// objects converted from maps (whose list items share their name strings,
+// and whose lists are uniform when their items are alike) and decoded from
+// JSON (whose do not), with problems in the first item, in a later one, in
+// every item of a uniform list, and in items whose names are those of a
+// list of another type at the same depth.
 func TestShapesChangeNoResult(t *testing.T) {
 	s, err := schema.CompileYAML([]byte(shapesSchema))
 	if err != nil {
@@ -108,18 +110,23 @@ func TestShapesChangeNoResult(t *testing.T) {
 		"bad later":   {"pods": list(6, 4, 80, "x"), "hosts": list(6, 5, "80", true)},
 		"unknown":     {"pods": []any{item("a", 1), map[string]any{"name": "b", "port": 2, "rev": map[string]any{}}, item("c", 3)}},
 		"bad ref":     {"pods": []any{item("a", 1), map[string]any{"name": "b", "port": 2, "ref": map[string]any{"kind": 1, "uid": "u"}}}},
+		"bad refs": {"hosts": []any{
+			map[string]any{"name": "a", "port": "1", "ref": map[string]any{"kind": 1, "uid": "u"}},
+			map[string]any{"name": "b", "port": "2", "ref": map[string]any{"kind": 2, "uid": "v"}},
+		}},
 		"element map": {"labels": []any{map[string]any{"a": "x", "b": "y"}, map[string]any{"a": "x", "b": 2}, map[string]any{"a": 3}}},
 		"recursive": {"tree": map[string]any{
 			"a": map[string]any{"a": map[string]any{"n": 1}, "b": map[string]any{"n": "x"}},
 			"b": map[string]any{"a": map[string]any{"n": "y"}, "b": map[string]any{"a": map[string]any{"n": 2}, "n": 3}},
 		}},
 	}
-	problems := 0
+	problems, uniform := 0, 0
 	for name, obj := range objects {
 		fromMaps, err := value.FromUnstructured(obj)
 		if err != nil {
 			t.Fatal(err)
 		}
+		uniform += typed.UniformLists(fromMaps)
 		fromJSON, err := value.FromJSON(value.ToJSON(fromMaps))
 		if err != nil {
 			t.Fatal(err)
@@ -141,6 +148,9 @@ func TestShapesChangeNoResult(t *testing.T) {
 	}
 	if problems < 20 {
 		t.Errorf("only %d problems found: the objects no longer test the shapes", problems)
+	}
+	if uniform < 5 {
+		t.Errorf("only %d uniform lists: the objects no longer test them", uniform)
 	}
 	if dirty := typed.PooledScratchDirty(); dirty != "" {
 		t.Fatal(dirty)

@@ -27,7 +27,7 @@ func jsonSize(v Value) int {
 	case String:
 		return int(v.n) + 2
 	case List:
-		n := 1 + max(int(v.n), 1) // brackets and commas
+		n := 1 + max(v.Len(), 1) // brackets and commas
 		for _, it := range v.items() {
 			n += jsonSize(it)
 		}

@@ -338,7 +338,8 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 // shapedList converts the items of l, each shaped like the one before it
 // (see convertShaped); the first like guide's first item, when guide is a
 // list too (the same place in the item before the one l is in). It serves
-// []any and []map[string]any.
+// []any and []map[string]any. The list is uniform when each item after
+// the first is alike to the one before it.
 func shapedList[T any](c *unstructuredConverter, l []T, guide Value) (Value, bool) {
 	if len(l) == 0 {
 		return Value{kind: List}, true
@@ -348,13 +349,18 @@ func shapedList[T any](c *unstructuredConverter, l []T, guide Value) (Value, boo
 	if gi := guide.items(); len(gi) > 0 {
 		shape = gi[0]
 	}
+	uniform := true
 	for i := range l {
-		v, ok := c.convertShaped(l[i], shape)
+		v, ok, same := c.convertShaped(l[i], shape)
 		if !ok {
 			c.segs = append(c.segs, pathSeg{index: i})
 			return Value{}, false
 		}
+		uniform = uniform && (same || i == 0)
 		items[i], shape = v, v
+	}
+	if uniform {
+		return uniformList(items), true
 	}
 	return listValue(items), true
 }
@@ -365,67 +371,76 @@ func shapedList[T any](c *unstructuredConverter, l []T, guide Value) (Value, boo
 // with shape's keys is read by looking them up, in their order, rather
 // than by iterating it (which starts at a random place, a call to the
 // random number generator per map) and sorting its keys. A map of other
-// keys is converted as convert does. The result is convert's.
-func (c *unstructuredConverter) convertShaped(x any, shape Value) (Value, bool) {
+// keys is converted as convert does. The result is convert's, and whether
+// it is alike to shape (see alike), as far as the conversion saw: a false
+// same says nothing.
+func (c *unstructuredConverter) convertShaped(x any, shape Value) (v Value, ok, same bool) {
 	if c.ordered {
-		return c.convert(x)
+		v, ok = c.convert(x)
+		return v, ok, false
 	}
 	switch shape.kind {
 	case Map:
-		if m, ok := x.(map[string]any); ok && len(m) == len(shape.fields()) && len(m) <= smallMap {
+		if m, isMap := x.(map[string]any); isMap && len(m) == len(shape.fields()) && len(m) <= smallMap {
 			if c.depth >= c.maxDepth {
-				return c.tooDeep()
+				v, ok = c.tooDeep()
+				return v, ok, false
 			}
 			c.depth++
-			v, ok, hit := c.shapedMap(m, shape.fields())
+			v, ok, hit, same := c.shapedMap(m, shape.fields())
 			c.depth--
 			if hit {
-				return v, ok
+				return v, ok, same
 			}
 		}
 	case List:
-		if l, ok := x.([]any); ok {
+		if l, isList := x.([]any); isList {
 			if c.depth >= c.maxDepth {
-				return c.tooDeep()
+				v, ok = c.tooDeep()
+				return v, ok, false
 			}
 			c.depth++
-			v, ok := shapedList(c, l, shape)
+			v, ok = shapedList(c, l, shape)
 			c.depth--
-			return v, ok
+			return v, ok, false
 		}
 	}
-	return c.convert(x)
+	v, ok = c.convert(x)
+	return v, ok, v.kind == shape.kind && v.kind != Map && v.kind != List
 }
 
 // shapedMap converts m if its keys are the names of sf, a small map's
 // fields (hit false, and nothing converted, when they are not): each entry
-// shaped like sf's.
-func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value, ok, hit bool) {
+// shaped like sf's. same reports that the map is alike to sf's map.
+func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value, ok, hit, same bool) {
 	var xs [smallMap]any
 	for i := range sf {
 		x, found := m[sf[i].Name]
 		if !found {
-			return Value{}, false, false
+			return Value{}, false, false, false
 		}
 		xs[i] = x
 	}
 	// m has len(sf) keys, and each name of sf is one: they are its keys,
 	// in order.
 	fields := c.AllocFields(len(sf))
+	same = true
 	for i := range sf {
 		// A string, the most common entry, without the calls and the
 		// type switch of convert.
 		if s, isString := xs[i].(string); isString {
 			fields[i] = Field{Name: sf[i].Name, Value: NewString(s)}
+			same = same && sf[i].Value.kind == String
 			continue
 		}
-		v, ok := c.convertShaped(xs[i], sf[i].Value)
+		v, ok, sameField := c.convertShaped(xs[i], sf[i].Value)
 		if !ok {
-			return Value{}, false, true
+			return Value{}, false, true, false
 		}
 		fields[i] = Field{Name: sf[i].Name, Value: v}
+		same = same && sameField
 	}
-	return mapValue(fields), true, true
+	return mapValue(fields), true, true, same
 }
 
 // convertLike converts x as convert does, giving like, or like's parts,

@@ -39,6 +39,12 @@ type Funcs[V, F any] struct {
 	// Items returns the items of a list (nil for other kinds); the caller
 	// must not modify the slice.
 	Items func(v V) []V
+	// Uniform reports whether v is a list whose items its converter found
+	// each of the same shape as the item before it (the same kind; for
+	// maps, the same names in order with values of the same shape; no
+	// lists), so that all fit a type when the first does. False says
+	// nothing.
+	Uniform func(v V) bool
 }
 
 var registered any
