@@ -105,11 +105,11 @@ func TestShapesChangeNoResult(t *testing.T) {
 		// The same names in both lists, each with the other's types: a
 		// shape that kept the types of the first list would pass the
 		// second or fail both.
-		"swapped":     {"pods": list(4, -1, "80", nil), "hosts": list(4, -1, 80, nil)},
-		"bad first":   {"pods": list(4, 0, 80, "x"), "hosts": list(4, 0, "80", 1)},
-		"bad later":   {"pods": list(6, 4, 80, "x"), "hosts": list(6, 5, "80", true)},
-		"unknown":     {"pods": []any{item("a", 1), map[string]any{"name": "b", "port": 2, "rev": map[string]any{}}, item("c", 3)}},
-		"bad ref":     {"pods": []any{item("a", 1), map[string]any{"name": "b", "port": 2, "ref": map[string]any{"kind": 1, "uid": "u"}}}},
+		"swapped":   {"pods": list(4, -1, "80", nil), "hosts": list(4, -1, 80, nil)},
+		"bad first": {"pods": list(4, 0, 80, "x"), "hosts": list(4, 0, "80", 1)},
+		"bad later": {"pods": list(6, 4, 80, "x"), "hosts": list(6, 5, "80", true)},
+		"unknown":   {"pods": []any{item("a", 1), map[string]any{"name": "b", "port": 2, "rev": map[string]any{}}, item("c", 3)}},
+		"bad ref":   {"pods": []any{item("a", 1), map[string]any{"name": "b", "port": 2, "ref": map[string]any{"kind": 1, "uid": "u"}}}},
 		"bad refs": {"hosts": []any{
 			map[string]any{"name": "a", "port": "1", "ref": map[string]any{"kind": 1, "uid": "u"}},
 			map[string]any{"name": "b", "port": "2", "ref": map[string]any{"kind": 2, "uid": "v"}},

@@ -151,3 +151,27 @@ func TestUniformListsAreAlike(t *testing.T) {
 		t.Fatalf("%d uniform lists and %d others: the random lists no longer test both", uniform, other)
 	}
 }
+
+// alike reports whether b is a value of a's shape: of the same kind, and,
+// for maps, with the same names in the same order whose values are alike
+// in turn; no list is alike to anything. Whether a value fits a schema
+// depends only on its shape, so two alike values fit the same types.
+// The converters learn it as they go; the tests check them with it.
+func alike(a, b Value) bool {
+	if a.kind != b.kind || a.kind == List {
+		return false
+	}
+	if a.kind != Map {
+		return true
+	}
+	af, bf := a.fields(), b.fields()
+	if len(af) != len(bf) {
+		return false
+	}
+	for i := range af {
+		if af[i].Name != bf[i].Name || !alike(af[i].Value, bf[i].Value) {
+			return false
+		}
+	}
+	return true
+}

@@ -59,8 +59,10 @@ type Value struct {
 	kind Kind
 	// n holds a bool (0/1), the bits of an int64 or a float64, or the
 	// length of a string, list or map; a list's has uniformBit too when
-	// its converter found each item alike to the one before it (see
-	// alike), so that a validator may check the first item for all. The
+	// its converter found each item alike to the one before it (of the
+	// same kind; a map with the same names in order, whose values are
+	// alike in turn; no list), so that a validator may check the first
+	// item for all. The
 	// bit is kept in n rather than in a field of its own: a struct of
 	// more than four fields is kept in memory rather than in registers
 	// by the compiler, which made converting an object 40% slower.
@@ -140,30 +142,6 @@ func uniformList(items []Value) Value {
 		v.n |= uniformBit
 	}
 	return v
-}
-
-// alike reports whether b is a value of a's shape: of the same kind, and,
-// for maps, with the same names in the same order whose values are alike
-// in turn; no list is alike to anything. Whether a value fits a schema
-// depends only on its shape, so two alike values fit the same types.
-// Only the tests call it: the converters learn it as they go.
-func alike(a, b Value) bool {
-	if a.kind != b.kind || a.kind == List {
-		return false
-	}
-	if a.kind != Map {
-		return true
-	}
-	af, bf := a.fields(), b.fields()
-	if len(af) != len(bf) {
-		return false
-	}
-	for i := range af {
-		if af[i].Name != bf[i].Name || !alike(af[i].Value, bf[i].Value) {
-			return false
-		}
-	}
-	return true
 }
 
 // isUniform reports whether v is a list whose items were each found alike
