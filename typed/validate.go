@@ -278,23 +278,16 @@ func (w *validator) doList(l *schema.List, v, like value.Value) {
 	if l.Relationship() != schema.Associative {
 		w.inAtomic++ // no item is a path of the field set
 		defer func() { w.inAtomic-- }()
-		start := 0
-		if !w.lookupEach && own.Value.Uniform(v) {
-			// Each item is alike to the one before it: whether an item
-			// fits the element type depends on nothing else, so when the
-			// first fits, all do. Nothing inside is counted (inAtomic),
-			// and no item holds a list, so no repeated key either.
-			w.path = append(w.path, fieldpath.Index(0))
-			before := len(w.errs.errs)
-			w.walkLike(l.ElementType(), items[0], likeItem(0))
-			w.path = w.path[:len(w.path)-1]
-			if len(w.errs.errs) == before {
+		// In a uniform list each item is alike to the one before it:
+		// whether an item fits the element type depends on nothing else,
+		// so when the first fits, all do. Nothing inside is counted
+		// (inAtomic), and no item holds a list, so no repeated key either.
+		uniform := !w.lookupEach && own.Value.Uniform(v)
+		before := len(w.errs.errs)
+		for i, item := range items {
+			if i == 1 && uniform && len(w.errs.errs) == before {
 				return
 			}
-			start = 1
-		}
-		for i, item := range items[start:] {
-			i += start
 			w.path = append(w.path, fieldpath.Index(i))
 			w.walkLike(l.ElementType(), item, likeItem(i))
 			w.path = w.path[:len(w.path)-1]
