@@ -425,7 +425,8 @@ func (b *fieldsV1Builder) node(s *Set, self bool, like value.Value) value.Value 
 	if self {
 		v := emptyLike(entryOf(like, "."))
 		same = same && value.Same(v, entryOf(like, "."))
-		out = append(out, value.Field{Name: ".", Value: v})
+		out = out[:len(out)+1] // within its capacity: no block copy (see value's putField)
+		out[len(out)-1].Name, out[len(out)-1].Value = ".", v
 	}
 	i, j := 0, 0
 	for i < len(m) || j < len(c) {
@@ -454,7 +455,8 @@ func (b *fieldsV1Builder) node(s *Set, self bool, like value.Value) value.Value 
 			j++
 		}
 		same = same && value.Same(v, lv)
-		out = append(out, value.Field{Name: name, Value: v})
+		out = out[:len(out)+1] // within its capacity: no block copy (see value's putField)
+		out[len(out)-1].Name, out[len(out)-1].Value = name, v
 	}
 	if same && len(out) == like.Len() {
 		// Each entry is like's entry of its name, and like has no other.

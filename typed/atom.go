@@ -232,9 +232,11 @@ func itemElementIn(l *schema.List, item *value.Value, buf *[]value.Field) (field
 	}
 	for i, k := range keys {
 		if v, ok := item.Get(k); ok {
-			fields = append(fields, value.Field{Name: k, Value: v})
+			fields = fields[:len(fields)+1] // within its capacity: no block copy (see value's putField)
+			fields[len(fields)-1].Name, fields[len(fields)-1].Value = k, v
 		} else if d, ok := l.KeyDefault(i); ok {
-			fields = append(fields, value.Field{Name: k, Value: d})
+			fields = fields[:len(fields)+1] // within its capacity: no block copy (see value's putField)
+			fields[len(fields)-1].Name, fields[len(fields)-1].Value = k, d
 		}
 	}
 	if len(fields) == 0 {

@@ -126,7 +126,8 @@ func (w *merger) doMap(m *schema.Map, lhs, rhs *value.Value) (value.Value, bool)
 		ft, _ := fieldType(m, name)
 		w.path = append(w.path, fieldpath.FieldName(name))
 		if v, ok := w.walk(ft, l, r); ok {
-			out = append(out, value.Field{Name: name, Value: v})
+			out = out[:len(out)+1] // within its capacity: no block copy (see value's putField)
+			out[len(out)-1].Name, out[len(out)-1].Value = name, v
 		}
 		w.path = w.path[:len(w.path)-1]
 	})

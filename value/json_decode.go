@@ -264,7 +264,7 @@ func (d *jsonDecoder) object(depth int, like Value) (Value, bool) {
 			d.segs = append(d.segs, pathSeg{name: name, index: -1})
 			return Value{}, false
 		}
-		d.fields = append(d.fields, Field{Name: name, Value: v})
+		d.fields = appendField(d.fields, name, v)
 		d.keyOffs = append(d.keyOffs, keyOff)
 		d.skipWS()
 		if d.pos >= len(d.s) {
@@ -309,7 +309,7 @@ func (d *jsonDecoder) object(depth int, like Value) (Value, bool) {
 			order[j] = uint8(i)
 		}
 		for i := range out {
-			out[i] = scratch[order[i]]
+			putField(&out[i], scratch[order[i]])
 		}
 	default:
 		copy(out, scratch)

@@ -325,7 +325,8 @@ func (c *unstructuredConverter) convertAt(x any) (Value, bool) {
 	case map[string]string:
 		fields := c.AllocFields(len(x))[:0]
 		for k, s := range x {
-			fields = append(fields, Field{Name: k, Value: NewString(s)})
+			fields = fields[:len(fields)+1]
+			fields[len(fields)-1].Name, fields[len(fields)-1].Value = k, NewString(s)
 		}
 		sortFields(fields)
 		return mapValue(fields), true
@@ -429,7 +430,7 @@ func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value
 		// A string, the most common entry, without the calls and the
 		// type switch of convert.
 		if s, isString := xs[i].(string); isString {
-			fields[i] = Field{Name: sf[i].Name, Value: NewString(s)}
+			fields[i].Name, fields[i].Value = sf[i].Name, NewString(s)
 			same = same && sf[i].Value.kind == String
 			continue
 		}
@@ -437,7 +438,7 @@ func (c *unstructuredConverter) shapedMap(m map[string]any, sf []Field) (v Value
 		if !ok {
 			return Value{}, false, true, false
 		}
-		fields[i] = Field{Name: sf[i].Name, Value: v}
+		fields[i].Name, fields[i].Value = sf[i].Name, v
 		same = same && sameField
 	}
 	return mapValue(fields), true, true, same
@@ -517,7 +518,9 @@ func (c *unstructuredConverter) mapLikeFrom(m map[string]any, lf []Field, j int,
 			return Value{}, false
 		}
 		fields := c.AllocFields(len(m))
-		copy(fields, small[:len(m)])
+		for i := range fields {
+			putField(&fields[i], small[i])
+		}
 		return mapValue(fields), true
 	}
 	fields := c.AllocFields(len(m))
@@ -534,7 +537,7 @@ func (c *unstructuredConverter) mapLikeFrom(m map[string]any, lf []Field, j int,
 func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, lf []Field, j int, v Value, first bool) bool {
 	n := copy(fields, lf[:j])
 	if first {
-		fields[n] = Field{Name: lf[j].Name, Value: v}
+		fields[n].Name, fields[n].Value = lf[j].Name, v
 		n++
 		j++
 	}
@@ -547,7 +550,7 @@ func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, 
 		if !ok {
 			return false
 		}
-		fields[n] = Field{Name: lf[j].Name, Value: v}
+		fields[n].Name, fields[n].Value = lf[j].Name, v
 		n++
 	}
 	if n == len(m) {
@@ -562,7 +565,7 @@ func (c *unstructuredConverter) mapFieldsLike(fields []Field, m map[string]any, 
 		if !ok {
 			return false
 		}
-		fields[n] = Field{Name: k, Value: v}
+		fields[n].Name, fields[n].Value = k, v
 		n++
 	}
 	sortFieldsByName(fields)
@@ -615,6 +618,24 @@ func (c *unstructuredConverter) listLikeFrom(l []any, li []Value, at int, v Valu
 		items[i] = v
 	}
 	return listValue(items), true
+}
+
+// putField stores f at *dst a part at a time. A Field is five words, which
+// the compiler copies as a block, and a block copy into the heap while the
+// collector marks goes through runtime.wbMove, which reads the heap's
+// pointer bitmap; the parts copy with the plain barriers of two pointers.
+func putField(dst *Field, f Field) {
+	dst.Name = f.Name
+	dst.Value = f.Value
+}
+
+// appendField is append(fields, Field{Name: name, Value: v}), storing the
+// new field a part at a time (see putField).
+func appendField(fields []Field, name string, v Value) []Field {
+	fields = slices.Grow(fields, 1)[:len(fields)+1]
+	f := &fields[len(fields)-1]
+	f.Name, f.Value = name, v
+	return fields
 }
 
 func sortFields(fields []Field) {
@@ -688,13 +709,13 @@ func (c *unstructuredConverter) smallMapFields(small []Field, m map[string]any) 
 		if !ok {
 			return Value{}, false
 		}
-		small[i] = Field{Name: k, Value: v}
+		small[i].Name, small[i].Value = k, v
 		i++
 	}
 	order := smallOrder(small)
 	fields := c.AllocFields(len(small))
 	for i := range fields {
-		fields[i] = small[order[i]]
+		putField(&fields[i], small[order[i]])
 	}
 	return mapValue(fields), true
 }
@@ -707,7 +728,7 @@ func (c *unstructuredConverter) mapFields(fields []Field, m map[string]any) bool
 		if !ok {
 			return false
 		}
-		fields[i] = Field{Name: k, Value: v}
+		fields[i].Name, fields[i].Value = k, v
 		i++
 	}
 	sortFieldsByName(fields)
@@ -731,7 +752,9 @@ func sortFieldsByName(fields []Field) {
 	}
 	for i := 1; i < len(fields); i++ {
 		for j := i; j > 0 && nameLess(fields[j].Name, fields[j-1].Name); j-- {
-			fields[j], fields[j-1] = fields[j-1], fields[j]
+			f := fields[j]
+			putField(&fields[j], fields[j-1])
+			putField(&fields[j-1], f)
 		}
 	}
 }
@@ -785,7 +808,7 @@ func (c *unstructuredConverter) sortedPairs(base int) (Value, bool) {
 			c.pairs = c.pairs[:base]
 			return Value{}, false
 		}
-		fields[i] = Field{Name: p.name, Value: v}
+		fields[i].Name, fields[i].Value = p.name, v
 	}
 	clear(c.pairs[base:])
 	c.pairs = c.pairs[:base]
