@@ -136,7 +136,7 @@ func BenchmarkBuildPodSorted(b *testing.B) {
 
 // BenchmarkFieldsV1ValuePod: the Pod's set as the value of its encoding,
 // built from the set (value) and through the text (text), as the field
-// manager writes a changed entry into an object.
+// manager writes a changed entry into an object; and as maps.
 func BenchmarkFieldsV1ValuePod(b *testing.B) {
 	s, err := fieldpath.ParseFieldsV1(podFieldsV1(b))
 	if err != nil {
@@ -154,6 +154,20 @@ func BenchmarkFieldsV1ValuePod(b *testing.B) {
 			if _, err := value.FromJSON(s.MarshalFieldsV1()); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	// The map form, as the field manager's map methods write a new
+	// entry: built from the set (maps), and as the value converted (value-maps).
+	b.Run("maps", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = s.FieldsV1Unstructured()
+		}
+	})
+	b.Run("value-maps", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = s.FieldsV1Value().Unstructured()
 		}
 	})
 }

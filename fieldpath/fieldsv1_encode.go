@@ -87,6 +87,20 @@ func appendContents(dst []byte, s *Set, self bool) []byte {
 	return dst
 }
 
+// entryOrder orders the next entries of the encoding of a set of members
+// m and children c, m[i] and c[j], either list possibly done: below 0 the
+// member comes first, above 0 the child, 0 when they are one element (a
+// member with members below it).
+func entryOrder(m []PathElement, c []Child, i, j int) int {
+	switch {
+	case i >= len(m):
+		return 1
+	case j >= len(c):
+		return -1
+	}
+	return m[i].Compare(c[j].Element)
+}
+
 // appendKey writes the serialized path element as a JSON object key.
 func appendKey(dst []byte, pe PathElement) []byte {
 	switch pe.Kind() {
@@ -359,6 +373,70 @@ func (s *Set) FieldsV1ValueLike(like value.Value) value.Value {
 		v, _ = value.FromJSON(s.MarshalFieldsV1())
 	}
 	return v
+}
+
+// FieldsV1Unstructured returns the FieldsV1 encoding of s in the
+// map[string]any form of encoding/json and of Kubernetes' unstructured
+// objects: what s.FieldsV1Value().Unstructured() gives, built from the set
+// without the value (the empty set is the empty map). Every map is new.
+func (s *Set) FieldsV1Unstructured() map[string]any {
+	_, names := fieldsV1Size(s)
+	b := fieldsV1Builder{names: make([]byte, 0, names)}
+	m := b.unstructured(s, false)
+	if b.invalid {
+		// As FieldsV1ValueLike: invalid UTF-8 is read as the text has it.
+		v, _ := value.FromJSON(s.MarshalFieldsV1())
+		m, _ = v.Unstructured().(map[string]any)
+	}
+	return m
+}
+
+// unstructured returns the map of the entries of s, as node does: "."
+// when self, then its members and children, an element both member and
+// child being the child's map with a "." entry (an empty child set is an
+// empty map).
+func (b *fieldsV1Builder) unstructured(s *Set, self bool) map[string]any {
+	if s.Empty() {
+		return map[string]any{}
+	}
+	m, c := s.ms(), s.cs()
+	// The map's exact size: a size over eight makes a larger table than
+	// eight entries need.
+	n := len(m) + len(c)
+	if self {
+		n++
+	}
+	for i, j := 0, 0; i < len(m) && j < len(c); {
+		switch d := entryOrder(m, c, i, j); {
+		case d < 0:
+			i++
+		case d > 0:
+			j++
+		default:
+			n--
+			i++
+			j++
+		}
+	}
+	out := make(map[string]any, n)
+	if self {
+		out["."] = map[string]any{}
+	}
+	i, j := 0, 0
+	for i < len(m) || j < len(c) {
+		d := entryOrder(m, c, i, j)
+		if d < 0 {
+			out[b.name(m[i])] = map[string]any{}
+			i++
+			continue
+		}
+		out[b.name(c[j].Element)] = b.unstructured(c[j].Set, d == 0)
+		if d == 0 {
+			i++
+		}
+		j++
+	}
+	return out
 }
 
 // fieldsV1Size returns the number of object entries in the encoding of s

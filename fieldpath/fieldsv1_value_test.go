@@ -3,6 +3,7 @@ package fieldpath_test
 import (
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -100,6 +101,9 @@ func checkFieldsV1Value(t *testing.T, s *fieldpath.Set) {
 	}
 	if got := s.FieldsV1Value(); !value.Equal(got, want) {
 		t.Fatalf("FieldsV1Value of\n%v\n= %s, want %s", s, value.ToJSON(got), value.ToJSON(want))
+	}
+	if got, want := s.FieldsV1Unstructured(), want.Unstructured(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("FieldsV1Unstructured of\n%v\n= %v, want %v", s, got, want)
 	}
 }
 

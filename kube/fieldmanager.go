@@ -221,15 +221,25 @@ var scaleGVK = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scal
 // Apply does not modify live or applied; the result may share subtrees
 // with them.
 func (m *FieldManager) Apply(live, applied value.Value, manager string, opts ...RequestOption) (value.Value, error) {
-	r := resolveRequest(opts)
+	out, _, err := m.apply(live, applied, manager, resolveRequest(opts), false)
+	return out, err
+}
+
+// apply is Apply. With direct, the managedFields entries it builds anew
+// have an empty fieldsV1, and their field sets are returned to be written
+// in the caller's form (see fillFieldsV1).
+func (m *FieldManager) apply(live, applied value.Value, manager string, r request, direct bool) (value.Value, []newFieldsV1, error) {
 	if r.subresource == ScaleSubresource {
-		return m.scale(live, applied, manager, r, true)
+		out, err := m.scale(live, applied, manager, r, true)
+		return out, nil, err
 	}
 	c, live, err := m.newCall(live, GVKOf(applied), r)
 	if err != nil {
-		return value.Value{}, err
+		return value.Value{}, nil, err
 	}
-	return c.apply(live, applied, manager, r.force)
+	c.direct = direct
+	out, err := c.apply(live, applied, manager, r.force)
+	return out, c.fill, err
 }
 
 // Update records that manager replaced live by obj, as a create (null
@@ -241,19 +251,27 @@ func (m *FieldManager) Apply(live, applied value.Value, manager string, opts ...
 // An obj without apiVersion and kind takes live's; an obj of another kind
 // than live is a *BadRequestError. Update does not modify live or obj.
 func (m *FieldManager) Update(live, obj value.Value, manager string, opts ...RequestOption) (value.Value, error) {
-	r := resolveRequest(opts)
+	out, _, err := m.update(live, obj, manager, resolveRequest(opts), false)
+	return out, err
+}
+
+// update is Update, with direct as for apply.
+func (m *FieldManager) update(live, obj value.Value, manager string, r request, direct bool) (value.Value, []newFieldsV1, error) {
 	if r.subresource == ScaleSubresource {
-		return m.scale(live, obj, manager, r, false)
+		out, err := m.scale(live, obj, manager, r, false)
+		return out, nil, err
 	}
 	obj, err := m.defaultKind(live, obj)
 	if err != nil {
-		return value.Value{}, err
+		return value.Value{}, nil, err
 	}
 	c, live, err := m.newCall(live, GVKOf(obj), r)
 	if err != nil {
-		return value.Value{}, err
+		return value.Value{}, nil, err
 	}
-	return c.update(live, obj, manager)
+	c.direct = direct
+	out, err := c.update(live, obj, manager)
+	return out, c.fill, err
 }
 
 func resolveRequest(opts []RequestOption) request {
@@ -305,6 +323,10 @@ type call struct {
 	// the request's version (null when it was not converted): an apply
 	// that changes nothing returns it, as the API server does.
 	unconverted value.Value
+	// direct leaves the fieldsV1 of new managedFields entries empty and
+	// lists them in fill, for the map form (see FieldManager.apply).
+	direct bool
+	fill   []newFieldsV1
 }
 
 // newCall prepares a request on the endpoint of live's kind (of the sent
@@ -411,6 +433,10 @@ func (c *call) encode(obj value.Value, mg *managed) (value.Value, error) {
 	entries, err := mg.entries()
 	if err != nil {
 		return value.Value{}, fmt.Errorf("failed to encode managed fields: %w", err)
+	}
+	if c.direct {
+		obj, c.fill = encodeManagedFields(obj, entries, true)
+		return obj, nil
 	}
 	return EncodeManagedFields(obj, entries), nil
 }

@@ -29,11 +29,15 @@ func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager s
 	if err != nil {
 		return nil, err
 	}
-	out, err := m.Apply(lv, ov, manager, opts...)
+	out, fill, err := m.apply(lv, ov, manager, resolveRequest(opts), true)
 	if err != nil {
 		return nil, err
 	}
-	return toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: applied})
+	u, err := toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: applied})
+	if err != nil {
+		return nil, err
+	}
+	return u, fillFieldsV1(u, fill)
 }
 
 // UpdateUnstructured is Update on objects in the map[string]any form, as
@@ -43,11 +47,15 @@ func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager stri
 	if err != nil {
 		return nil, err
 	}
-	out, err := m.Update(lv, ov, manager, opts...)
+	out, fill, err := m.update(lv, ov, manager, resolveRequest(opts), true)
 	if err != nil {
 		return nil, err
 	}
-	return toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: obj})
+	u, err := toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: obj})
+	if err != nil {
+		return nil, err
+	}
+	return u, fillFieldsV1(u, fill)
 }
 
 // ApplyJSON is Apply on objects as JSON: live is the stored object's JSON
@@ -160,6 +168,29 @@ func toUnstructured(out value.Value, origins ...value.Origin) (map[string]any, e
 		return nil, fmt.Errorf("kube: the result is a %v, not an object", out.Kind())
 	}
 	return m, nil
+}
+
+// fillFieldsV1 writes the fieldsV1 of the new managedFields entries of u,
+// a result converted to maps, from their sets (see encodeManagedFields).
+// Each of those items is a map of its own, built by the conversion: its
+// value was new, so no origin's data stands for it.
+func fillFieldsV1(u map[string]any, fill []newFieldsV1) error {
+	if len(fill) == 0 {
+		return nil
+	}
+	md, _ := u["metadata"].(map[string]any)
+	list, _ := md["managedFields"].([]any)
+	for _, f := range fill {
+		var item map[string]any
+		if f.index < len(list) {
+			item, _ = list[f.index].(map[string]any)
+		}
+		if item == nil {
+			return fmt.Errorf("kube: the result has no managedFields item %d to write", f.index)
+		}
+		item["fieldsV1"] = f.set.FieldsV1Unstructured()
+	}
+	return nil
 }
 
 // fromJSON decodes a request's live object and the object it sends, the

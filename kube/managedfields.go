@@ -502,8 +502,26 @@ func DecodeManagedFields(obj value.Value) ([]ManagedFieldsEntry, error) {
 // in RFC 3339 UTC, empty fields left out), keeping the order of entries.
 // With no entries, the field is removed.
 func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Value {
+	out, _ := encodeManagedFields(obj, entries, false)
+	return out
+}
+
+// newFieldsV1 is an item of metadata.managedFields whose fieldsV1 is to
+// be the encoding of set, left empty in the value (see
+// encodeManagedFields).
+type newFieldsV1 struct {
+	index int
+	set   *fieldpath.Set
+}
+
+// encodeManagedFields is EncodeManagedFields. With direct, an entry that
+// was not read from obj (a new manager's, or any on a create) gets an
+// empty fieldsV1, and fill lists it: the caller converting the result to
+// maps writes its set there (fillFieldsV1), which costs less than
+// building its value and converting that.
+func encodeManagedFields(obj value.Value, entries []ManagedFieldsEntry, direct bool) (out value.Value, fill []newFieldsV1) {
 	if entries == nil {
-		return withoutNested(obj, "metadata", "managedFields")
+		return withoutNested(obj, "metadata", "managedFields"), nil
 	}
 	// A field set equal to the set read from a value that is its encoding
 	// gives back that value, and the whole item it was read from when
@@ -515,6 +533,9 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	for i, e := range entries {
 		d := e.decoded
 		switch {
+		case d == nil && direct:
+			items[i] = entryValue(e, own.Value.Map(nil))
+			fill = append(fill, newFieldsV1{index: i, set: e.Fields})
 		case d == nil:
 			items[i] = entryValue(e, e.Fields.FieldsV1Value())
 		case !e.Fields.Equal(d.set):
@@ -527,9 +548,9 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	}
 	out, ok := withNested(obj, own.Value.List(items), "metadata", "managedFields")
 	if !ok {
-		return obj
+		return obj, nil
 	}
-	return out
+	return out, fill
 }
 
 // entryValue is e as an item of metadata.managedFields, with fs, its field
