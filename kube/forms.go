@@ -37,7 +37,10 @@ func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager s
 	if err != nil {
 		return nil, err
 	}
-	return u, fillFieldsV1(u, fill)
+	if err := fillFieldsV1(u, fill); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // UpdateUnstructured is Update on objects in the map[string]any form, as
@@ -55,7 +58,10 @@ func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager stri
 	if err != nil {
 		return nil, err
 	}
-	return u, fillFieldsV1(u, fill)
+	if err := fillFieldsV1(u, fill); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // ApplyJSON is Apply on objects as JSON: live is the stored object's JSON
