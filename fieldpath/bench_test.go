@@ -1,6 +1,7 @@
 package fieldpath_test
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"testing"
@@ -195,5 +196,54 @@ func BenchmarkParseFieldsV1ValuePod(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// BenchmarkParseFieldsV1UnstructuredPod: the Pod's set read from the map
+// form of its encoding, as encoding/json decodes it: straight from the
+// maps (maps), and converted to a value first (value-maps). Each round
+// reads a map decoded afresh, as a request's object arrives.
+func BenchmarkParseFieldsV1UnstructuredPod(b *testing.B) {
+	text := podFieldsV1(b)
+	const batch = 256
+	decoded := func() []map[string]any {
+		ms := make([]map[string]any, batch)
+		for i := range ms {
+			if err := json.Unmarshal(text, &ms[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return ms
+	}
+	run := func(b *testing.B, parse func(map[string]any) error) {
+		b.ReportAllocs()
+		ms := decoded()
+		i := 0
+		for b.Loop() {
+			if i == batch {
+				b.StopTimer()
+				ms, i = decoded(), 0
+				b.StartTimer()
+			}
+			if err := parse(ms[i]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	}
+	b.Run("maps", func(b *testing.B) {
+		run(b, func(m map[string]any) error {
+			_, _, err := fieldpath.ParseFieldsV1Unstructured(m)
+			return err
+		})
+	})
+	b.Run("value-maps", func(b *testing.B) {
+		run(b, func(m map[string]any) error {
+			v, err := value.FromUnstructured(m)
+			if err == nil {
+				_, _, err = fieldpath.ParseFieldsV1Value(v)
+			}
+			return err
+		})
 	})
 }

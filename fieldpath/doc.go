@@ -11,8 +11,10 @@
 // (which removes whole subtrees), Leaves, Has, Size and the pre-order
 // iteration of All and String. MarshalFieldsV1 and ParseFieldsV1 convert a
 // set to and from FieldsV1, the JSON form stored in metadata.managedFields,
-// byte for byte as structured-merge-diff does. Managers maps manager names
-// to the versioned sets they own.
+// byte for byte as structured-merge-diff does; ParseFieldsV1Value and
+// ParseFieldsV1Unstructured read it from an object already decoded, as a
+// value or as maps, and FieldsV1Value and FieldsV1Unstructured build it in
+// those forms. Managers maps manager names to the versioned sets they own.
 //
 // # Sharing and allocation
 //

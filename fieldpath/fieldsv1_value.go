@@ -1,6 +1,7 @@
 package fieldpath
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/structmerge/structmerge/value"
@@ -137,4 +138,95 @@ func (d *decoder) valueElement(name string) (pe PathElement, canonical, ok bool)
 	}
 	d.buf2 = appendElementText(d.buf2[:0], pe)
 	return pe, string(d.buf2) == name, true
+}
+
+// ParseFieldsV1Unstructured decodes a set held as the map[string]any form
+// of its FieldsV1 JSON (the fieldsV1 of a managedFields entry of an object
+// decoded by encoding/json, or of a Kubernetes unstructured object): the
+// set, canonical flag and error of ParseFieldsV1Value(value.FromUnstructured(x)),
+// or the error of that conversion, read from x's maps without converting
+// them. x is not modified, and the set shares no memory with it but its
+// strings.
+//
+// canonical reports that x is what the set encodes to: x converts to the
+// value s.FieldsV1Unstructured() converts to (the same JSON), so a caller
+// that writes the set back unchanged may write x itself.
+func ParseFieldsV1Unstructured(x any) (s *Set, canonical bool, err error) {
+	if m, ok := x.(map[string]any); ok {
+		sc := getDecodeScratch()
+		d := decoder{buf: sc.buf, buf2: sc.buf2, keyStack: sc.keyStack, members: sc.members, children: sc.children,
+			names: internTable[string]{slots: sc.names[:cap(sc.names)]}, nodes: internTable[*Set]{slots: sc.nodes[:cap(sc.nodes)]}}
+		// The sizes are not known without a walk of their own: the
+		// first blocks are sized for the top level and grow.
+		d.nodeArena.Expect(32*len(m), 8*len(m))
+		d.virtual = 32 * len(m) * 24
+		s, _, ok := d.mapNode(1, m)
+		sc.put(&d)
+		if ok {
+			return s, true, nil
+		}
+	}
+	v, err := value.FromUnstructured(x)
+	if err != nil {
+		return nil, false, err
+	}
+	return ParseFieldsV1Value(v)
+}
+
+// mapNode reads the map m, one trie node at depth, as valueNode reads a
+// map value, for canonical input only: ok is false for anything else
+// (a key or a "." the encoder does not write, a value other than a
+// map[string]any, invalid UTF-8, too deep a map), which the caller reads
+// through the value. In canonical input no two keys spell one element, so
+// the entries need sorting but never merging.
+func (d *decoder) mapNode(depth int, m map[string]any) (s *Set, member, ok bool) {
+	if depth > MaxFieldsV1Depth {
+		return nil, false, false
+	}
+	if len(m) == 0 {
+		return nil, true, true
+	}
+	mBase, cBase := len(d.members), len(d.children)
+	self, sorted := false, true
+	for name, x := range m {
+		sub, isMap := x.(map[string]any)
+		if !isMap {
+			d.members, d.children = d.members[:mBase], d.children[:cBase]
+			return nil, false, false
+		}
+		if name == "." {
+			if len(sub) != 0 {
+				d.members, d.children = d.members[:mBase], d.children[:cBase]
+				return nil, false, false
+			}
+			self = true
+			continue
+		}
+		pe, canon, ok := d.valueElement(name)
+		if !ok || !canon {
+			d.members, d.children = d.members[:mBase], d.children[:cBase]
+			return nil, false, false
+		}
+		child, isMember, ok := d.mapNode(depth+1, sub)
+		if !ok {
+			d.members, d.children = d.members[:mBase], d.children[:cBase]
+			return nil, false, false
+		}
+		d.add(pe, child, isMember, mBase, cBase, &sorted)
+	}
+	ms, cs := d.members[mBase:], d.children[cBase:]
+	if !sorted {
+		slices.SortFunc(ms, func(a, b PathElement) int { return a.Compare(b) })
+		slices.SortFunc(cs, func(a, b Child) int { return a.Element.Compare(b.Element) })
+	}
+	if len(ms) > 0 || len(cs) > 0 {
+		s = d.finish(ms, cs)
+	}
+	d.members, d.children = d.members[:mBase], d.children[:cBase]
+	// The encoder writes "." only in a member that has children, and
+	// never at the top.
+	if self && (s == nil || depth == 1) {
+		return nil, false, false
+	}
+	return s, self || s == nil, true
 }

@@ -1,6 +1,7 @@
 package fieldpath_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -39,6 +40,70 @@ func checkValueDecode(t *testing.T, v value.Value) {
 	}
 	if wantCanon := value.Equal(enc, v); canonical != wantCanon {
 		t.Fatalf("%s: canonical = %v, want %v (the set encodes to %s)", text, canonical, wantCanon, value.ToJSON(enc))
+	}
+	checkUnstructuredDecode(t, v.Unstructured())
+}
+
+// checkUnstructuredDecode checks ParseFieldsV1Unstructured(x) against its
+// definition, ParseFieldsV1Value of x converted (the same set, canonical
+// flag and error), and that it leaves x as it was.
+func checkUnstructuredDecode(t *testing.T, x any) {
+	t.Helper()
+	before := fmt.Sprintf("%#v", x)
+	got, canonical, gerr := fieldpath.ParseFieldsV1Unstructured(x)
+	if after := fmt.Sprintf("%#v", x); after != before {
+		t.Fatalf("%s: ParseFieldsV1Unstructured changed its input to %s", before, after)
+	}
+	var want *fieldpath.Set
+	var wantCanon bool
+	v, werr := value.FromUnstructured(x)
+	if werr == nil {
+		want, wantCanon, werr = fieldpath.ParseFieldsV1Value(v)
+	}
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Fatalf("%s: ParseFieldsV1Unstructured error %v, of the value %v", before, gerr, werr)
+	}
+	if werr != nil {
+		if got != nil || canonical {
+			t.Fatalf("%s: a set %v or canonical %v with an error", before, got, canonical)
+		}
+		return
+	}
+	if !got.Equal(want) || canonical != wantCanon {
+		t.Fatalf("%s: ParseFieldsV1Unstructured gives\n%v (canonical %v)\nthe value decoder\n%v (canonical %v)", before, got, canonical, want, wantCanon)
+	}
+	if enc, err := value.FromUnstructured(got.FieldsV1Unstructured()); err != nil {
+		t.Fatal(err)
+	} else if canonical != value.Equal(enc, v) {
+		t.Fatalf("%s: canonical = %v, but the set encodes to %#v", before, canonical, got.FieldsV1Unstructured())
+	}
+}
+
+// TestParseFieldsV1Unstructured covers what only Go data holds: Go types
+// that are not JSON's, maps of other types, and data FromUnstructured
+// rejects. (Every input of TestParseFieldsV1Value is also checked in its
+// map form, as are the random sets of TestFieldsV1Value.)
+func TestParseFieldsV1Unstructured(t *testing.T) {
+	deep := map[string]any{}
+	for range fieldpath.MaxFieldsV1Depth + 2 {
+		deep = map[string]any{"f:a": deep}
+	}
+	for _, x := range []any{
+		nil,
+		map[string]any{"f:a": map[string]string{}},
+		map[string]any{"f:a": map[string]any{"f:b": map[string]string{"f:c": "x"}}},
+		map[string]any{"f:a": map[string]any{".": map[string]any{}, "f:b": map[string]any{}}},
+		map[string]any{"f:a": map[string]any{".": nil, "f:b": map[string]any{}}},
+		map[string]any{"f:a": []any{}},
+		map[string]any{"f:a": int32(4)},
+		map[string]any{"f:a": func() {}},
+		map[string]any{"k:{\"a\":1}": map[string]any{}, "k:{\"a\":1.0}": map[string]any{}},
+		map[string]any{"k:{\"a\": 1}": map[string]any{}, "k:{\"a\":1}": map[string]any{"f:b": map[string]any{}}},
+		map[string]string{"f:a": "x"},
+		"f:a",
+		deep,
+	} {
+		checkUnstructuredDecode(t, x)
 	}
 }
 
@@ -105,6 +170,7 @@ func checkFieldsV1Value(t *testing.T, s *fieldpath.Set) {
 	if got, want := s.FieldsV1Unstructured(), want.Unstructured(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("FieldsV1Unstructured of\n%v\n= %v, want %v", s, got, want)
 	}
+	checkUnstructuredDecode(t, s.FieldsV1Unstructured())
 }
 
 func TestFieldsV1Value(t *testing.T) {
