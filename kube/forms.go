@@ -25,43 +25,17 @@ import (
 // (runtime.DeepCopyJSON, for example). An applied object that is not plain
 // JSON data is a *BadRequestError, a live one a *LiveObjectError.
 func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
-	lv, ov, err := fromUnstructured(live, applied)
-	if err != nil {
-		return nil, err
-	}
-	out, fill, err := m.apply(lv, ov, manager, resolveRequest(opts), true)
-	if err != nil {
-		return nil, err
-	}
-	u, err := toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: applied})
-	if err != nil {
-		return nil, err
-	}
-	if err := fillFieldsV1(u, fill); err != nil {
-		return nil, err
-	}
-	return u, nil
+	return onUnstructured(live, applied, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
+		return m.apply(lv, ov, manager, resolveRequest(opts), true)
+	})
 }
 
 // UpdateUnstructured is Update on objects in the map[string]any form, as
 // ApplyUnstructured is Apply: obj is the object the request sends.
 func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
-	lv, ov, err := fromUnstructured(live, obj)
-	if err != nil {
-		return nil, err
-	}
-	out, fill, err := m.update(lv, ov, manager, resolveRequest(opts), true)
-	if err != nil {
-		return nil, err
-	}
-	u, err := toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: obj})
-	if err != nil {
-		return nil, err
-	}
-	if err := fillFieldsV1(u, fill); err != nil {
-		return nil, err
-	}
-	return u, nil
+	return onUnstructured(live, obj, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
+		return m.update(lv, ov, manager, resolveRequest(opts), true)
+	})
 }
 
 // ApplyJSON is Apply on objects as JSON: live is the stored object's JSON
@@ -97,29 +71,19 @@ func (m *FieldManager) UpdateJSON(live, obj []byte, manager string, opts ...Requ
 // ApplyUnstructured is Server.Apply in the map form (see
 // FieldManager.ApplyUnstructured).
 func (s *Server) ApplyUnstructured(live, applied map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
-	lv, ov, err := fromUnstructured(live, applied)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.Apply(lv, ov, manager, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: applied})
+	return onUnstructured(live, applied, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
+		out, err := s.Apply(lv, ov, manager, opts...)
+		return out, nil, err
+	})
 }
 
 // UpdateUnstructured is Server.Update in the map form (see
 // FieldManager.UpdateUnstructured).
 func (s *Server) UpdateUnstructured(live, obj map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
-	lv, ov, err := fromUnstructured(live, obj)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.Update(lv, ov, manager, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: obj})
+	return onUnstructured(live, obj, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
+		out, err := s.Update(lv, ov, manager, opts...)
+		return out, nil, err
+	})
 }
 
 // ApplyJSON is Server.Apply on JSON (see FieldManager.ApplyJSON).
@@ -146,6 +110,30 @@ func (s *Server) UpdateJSON(live, obj []byte, manager string, opts ...RequestOpt
 		return nil, err
 	}
 	return value.ToJSON(out), nil
+}
+
+// onUnstructured runs op, an operation on a request's live object and the
+// object it sends, on their map forms: it converts them (fromUnstructured),
+// converts op's result back sharing their unchanged data
+// (toUnstructured), and writes there the fieldsV1 op left to write
+// (fillFieldsV1).
+func onUnstructured(live, obj map[string]any, op func(lv, ov value.Value) (value.Value, []newFieldsV1, error)) (map[string]any, error) {
+	lv, ov, err := fromUnstructured(live, obj)
+	if err != nil {
+		return nil, err
+	}
+	out, fill, err := op(lv, ov)
+	if err != nil {
+		return nil, err
+	}
+	u, err := toUnstructured(out, value.Origin{Value: lv, Data: live}, value.Origin{Value: ov, Data: obj})
+	if err != nil {
+		return nil, err
+	}
+	if err := fillFieldsV1(u, fill); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // fromUnstructured converts a request's live object and the object it
