@@ -472,8 +472,13 @@ func (c *call) applyKubectl(live, applied value.Value, mg *managed, manager stri
 
 // applyTracked gives the fields of an object that has no managedFields to
 // `before-first-apply` before applying.
+//
+// It does not modify mg until it succeeds, so that applyKubectl may try
+// again with the same mg: the merge takes managers' maps without writing
+// them (merge.Updater), updateOwned and mergeApply build new ones, and
+// only an apply that changed the object stamps its time, into the times
+// it shares with mg.
 func (c *call) applyTracked(live, applied value.Value, mg *managed, manager string, force bool) (value.Value, *managed, error) {
-	mg = mg.clone()
 	// Nothing to give to before-first-apply when the object has nothing
 	// but its apiVersion and kind (a create): an update to it would own
 	// only those, which are stripped.
@@ -681,16 +686,23 @@ func (c *call) capUpdaters(mg *managed) {
 	if max < 0 {
 		return
 	}
-	var updaters []string
-	for _, key := range mg.fields.Names() {
-		if !mg.fields[key].Applied {
+	n := 0
+	for _, vs := range mg.fields {
+		if !vs.Applied {
+			n++
+		}
+	}
+	if n <= max {
+		return
+	}
+	updaters := make([]string, 0, n)
+	for key, vs := range mg.fields {
+		if !vs.Applied {
 			updaters = append(updaters, key)
 		}
 	}
-	if len(updaters) <= max {
-		return
-	}
-	slices.SortStableFunc(updaters, func(a, b string) int {
+	// Keys are unique: the order is total, whatever the map's.
+	slices.SortFunc(updaters, func(a, b string) int {
 		if as, bs := unixSeconds(mg.times[a]), unixSeconds(mg.times[b]); as != bs {
 			return cmp.Compare(as, bs)
 		}

@@ -224,17 +224,6 @@ func newManaged() *managed {
 	return &managed{fields: fieldpath.Managers{}, times: map[string]time.Time{}}
 }
 
-func (m *managed) clone() *managed {
-	out := &managed{fields: make(fieldpath.Managers, len(m.fields)), times: make(map[string]time.Time, len(m.times)), decoded: m.decoded}
-	for k, v := range m.fields {
-		out.fields[k] = v
-	}
-	for k, v := range m.times {
-		out.times[k] = v
-	}
-	return out
-}
-
 // ManagedFieldsError is a managedFields list the API server cannot decode.
 type ManagedFieldsError struct {
 	// Index is the entry at fault, or -1.
@@ -297,11 +286,15 @@ func (m *managed) entries() ([]ManagedFieldsEntry, error) {
 		return nil, nil
 	}
 	out := make([]ManagedFieldsEntry, 0, len(m.fields))
-	for _, key := range m.fields.Names() {
-		vs := m.fields[key]
+	bad, hasBad := "", false
+	for key, vs := range m.fields {
 		id, ok := parseIdentity(key)
 		if !ok {
-			return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v", key, key)
+			// The first in name order, whatever the map's order.
+			if !hasBad || key < bad {
+				bad, hasBad = key, true
+			}
+			continue
 		}
 		e := ManagedFieldsEntry{
 			Manager:     id.manager,
@@ -318,6 +311,11 @@ func (m *managed) entries() ([]ManagedFieldsEntry, error) {
 		}
 		out = append(out, e)
 	}
+	if hasBad {
+		return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v", bad, bad)
+	}
+	// No two entries of distinct managers compare equal: the order is
+	// total, whatever the map's.
 	SortManagedFields(out)
 	return out, nil
 }
