@@ -187,30 +187,30 @@ func (d *decoder) mapNode(depth int, m map[string]any) (s *Set, member, ok bool)
 		return nil, true, true
 	}
 	mBase, cBase := len(d.members), len(d.children)
+	abandon := func() (*Set, bool, bool) {
+		s, member, _, ok := d.abandon(mBase, cBase)
+		return s, member, ok
+	}
 	self, sorted := false, true
 	for name, x := range m {
 		sub, isMap := x.(map[string]any)
 		if !isMap {
-			d.members, d.children = d.members[:mBase], d.children[:cBase]
-			return nil, false, false
+			return abandon()
 		}
 		if name == "." {
 			if len(sub) != 0 {
-				d.members, d.children = d.members[:mBase], d.children[:cBase]
-				return nil, false, false
+				return abandon()
 			}
 			self = true
 			continue
 		}
 		pe, canon, ok := d.valueElement(name)
 		if !ok || !canon {
-			d.members, d.children = d.members[:mBase], d.children[:cBase]
-			return nil, false, false
+			return abandon()
 		}
 		child, isMember, ok := d.mapNode(depth+1, sub)
 		if !ok {
-			d.members, d.children = d.members[:mBase], d.children[:cBase]
-			return nil, false, false
+			return abandon()
 		}
 		d.add(pe, child, isMember, mBase, cBase, &sorted)
 	}
