@@ -14,7 +14,8 @@
 // byte for byte as structured-merge-diff does; ParseFieldsV1Value and
 // ParseFieldsV1Unstructured read it from an object already decoded, as a
 // value or as maps, and FieldsV1Value and FieldsV1Unstructured build it in
-// those forms. Managers maps manager names to the versioned sets they own.
+// those forms (FieldsV1ValueLike and FieldsV1UnstructuredLike sharing the
+// parts of the encoding a set was read from that did not change). Managers maps manager names to the versioned sets they own.
 //
 // # Sharing and allocation
 //

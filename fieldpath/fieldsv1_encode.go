@@ -380,9 +380,25 @@ func (s *Set) FieldsV1ValueLike(like value.Value) value.Value {
 // objects: what s.FieldsV1Value().Unstructured() gives, built from the set
 // without the value (the empty set is the empty map). Every map is new.
 func (s *Set) FieldsV1Unstructured() map[string]any {
+	return s.FieldsV1UnstructuredLike(nil, nil)
+}
+
+// FieldsV1UnstructuredLike is FieldsV1Unstructured sharing like's maps,
+// as FieldsV1ValueLike shares a value's: like is the map form of the
+// encoding of prev (the map ParseFieldsV1Unstructured read prev from,
+// canonical), and every map of the result that encodes what prev's map at
+// the same place encodes is like's map there; when s equals prev, the
+// result is like. Encoding a changed set like the map it was read from
+// builds only the maps on the paths to the changes. The result shares
+// like's maps: neither may be modified afterwards. With a nil like, every
+// map is new.
+func (s *Set) FieldsV1UnstructuredLike(prev *Set, like map[string]any) map[string]any {
+	if like != nil && s.Equal(prev) {
+		return like
+	}
 	_, names := fieldsV1Size(s)
 	b := fieldsV1Builder{names: make([]byte, 0, names)}
-	m := b.unstructured(s, false)
+	m := b.unstructured(s, false, prev, like)
 	if b.invalid {
 		// As FieldsV1ValueLike: invalid UTF-8 is read as the text has it.
 		v, _ := value.FromJSON(s.MarshalFieldsV1())
@@ -394,8 +410,9 @@ func (s *Set) FieldsV1Unstructured() map[string]any {
 // unstructured returns the map of the entries of s, as node does: "."
 // when self, then its members and children, an element both member and
 // child being the child's map with a "." entry (an empty child set is an
-// empty map).
-func (b *fieldsV1Builder) unstructured(s *Set, self bool) map[string]any {
+// empty map). like, when not nil, is the encoding of prev, whose maps are
+// given back where they encode the same (see FieldsV1UnstructuredLike).
+func (b *fieldsV1Builder) unstructured(s *Set, self bool, prev *Set, like map[string]any) map[string]any {
 	if s.Empty() {
 		return map[string]any{}
 	}
@@ -426,11 +443,26 @@ func (b *fieldsV1Builder) unstructured(s *Set, self bool) map[string]any {
 	for i < len(m) || j < len(c) {
 		d := entryOrder(m, c, i, j)
 		if d < 0 {
-			out[b.name(m[i])] = map[string]any{}
+			name := b.name(m[i])
+			if leaf, ok := like[name].(map[string]any); ok && len(leaf) == 0 {
+				out[name] = leaf // a member's empty map, or an empty child's
+			} else {
+				out[name] = map[string]any{}
+			}
 			i++
 			continue
 		}
-		out[b.name(c[j].Element)] = b.unstructured(c[j].Set, d == 0)
+		pe, name := c[j].Element, b.name(c[j].Element)
+		sub, _ := like[name].(map[string]any)
+		var was *Set
+		if sub != nil {
+			was = prev.WithPrefix(pe)
+		}
+		if was != nil && prev.HasMember(pe) == (d == 0) && c[j].Set.Equal(was) {
+			out[name] = sub
+		} else {
+			out[name] = b.unstructured(c[j].Set, d == 0, was, sub)
+		}
 		if d == 0 {
 			i++
 		}

@@ -1,6 +1,7 @@
 package fieldpath_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -271,4 +272,61 @@ func TestFieldsV1ValueLike(t *testing.T) {
 	bad := fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("a\xffb")}, fieldpath.Path{fieldpath.FieldName("c")})
 	good := fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("c")})
 	check(bad, good.FieldsV1Value())
+}
+
+// TestFieldsV1UnstructuredLike checks that encoding a set like the map
+// another set was read from gives the set's own encoding, leaves that map
+// as it was, and shares its maps where they encode the same.
+func TestFieldsV1UnstructuredLike(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := range 300 {
+		prev := fieldpathtest.RandomSet(r, 5)
+		var s *fieldpath.Set
+		switch i % 4 {
+		case 0:
+			s = prev
+		case 1:
+			s = prev.Union(fieldpathtest.RandomSet(r, 2))
+		case 2:
+			s = prev.Difference(fieldpathtest.RandomSet(r, 3))
+		default:
+			s = fieldpathtest.RandomSet(r, 5)
+		}
+		like := prev.FieldsV1Unstructured()
+		before, err := json.Marshal(like)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.FieldsV1UnstructuredLike(prev, like)
+		if want := s.FieldsV1Unstructured(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("FieldsV1UnstructuredLike of\n%v\nlike\n%v\n= %v, want %v", s, prev, got, want)
+		}
+		if after, _ := json.Marshal(like); string(after) != string(before) {
+			t.Fatalf("FieldsV1UnstructuredLike changed like: %s, was %s", after, before)
+		}
+		if s.Equal(prev) && reflect.ValueOf(got).UnsafePointer() != reflect.ValueOf(like).UnsafePointer() {
+			t.Fatalf("an equal set does not give like back")
+		}
+	}
+	// A change under spec rebuilds the maps on its path only.
+	pod, err := os.ReadFile("testdata/pod-fieldsv1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var like map[string]any
+	if err := json.Unmarshal(pod, &like); err != nil {
+		t.Fatal(err)
+	}
+	prev, canonical, err := fieldpath.ParseFieldsV1Unstructured(like)
+	if err != nil || !canonical {
+		t.Fatalf("the Pod's managed fields: canonical %v, %v", canonical, err)
+	}
+	s := prev.Union(fieldpath.NewSet(fieldpath.Path{fieldpath.FieldName("spec"), fieldpath.FieldName("added")}))
+	got := s.FieldsV1UnstructuredLike(prev, like)
+	if reflect.ValueOf(got["f:metadata"]).UnsafePointer() != reflect.ValueOf(like["f:metadata"]).UnsafePointer() {
+		t.Errorf("the unchanged f:metadata is not like's map")
+	}
+	if reflect.ValueOf(got["f:spec"]).UnsafePointer() == reflect.ValueOf(like["f:spec"]).UnsafePointer() {
+		t.Errorf("the changed f:spec is like's map")
+	}
 }

@@ -221,23 +221,24 @@ var scaleGVK = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scal
 // Apply does not modify live or applied; the result may share subtrees
 // with them.
 func (m *FieldManager) Apply(live, applied value.Value, manager string, opts ...RequestOption) (value.Value, error) {
-	out, _, err := m.apply(live, applied, manager, resolveRequest(opts), false)
+	out, _, err := m.apply(live, applied, manager, resolveRequest(opts), nil)
 	return out, err
 }
 
-// apply is Apply. With direct, the managedFields entries it builds anew
-// have an empty fieldsV1, and their field sets are returned to be written
-// in the caller's form (see fillFieldsV1).
-func (m *FieldManager) apply(live, applied value.Value, manager string, r request, direct bool) (value.Value, []newFieldsV1, error) {
+// apply is Apply. For the map form (form not nil), the managedFields
+// entries it builds anew have an empty fieldsV1, and their field sets are
+// returned to be written in the caller's form, with the items to give back
+// as the caller had them (see fillFieldsV1); form holds the managedFields
+// the map method read itself.
+func (m *FieldManager) apply(live, applied value.Value, manager string, r request, form *mapForm) (value.Value, []newFieldsV1, error) {
 	if r.subresource == ScaleSubresource {
 		out, err := m.scale(live, applied, manager, r, true)
 		return out, nil, err
 	}
-	c, live, err := m.newCall(live, GVKOf(applied), r)
+	c, live, err := m.newCall(live, GVKOf(applied), r, form)
 	if err != nil {
 		return value.Value{}, nil, err
 	}
-	c.direct = direct
 	out, err := c.apply(live, applied, manager, r.force)
 	return out, c.fill, err
 }
@@ -251,12 +252,12 @@ func (m *FieldManager) apply(live, applied value.Value, manager string, r reques
 // An obj without apiVersion and kind takes live's; an obj of another kind
 // than live is a *BadRequestError. Update does not modify live or obj.
 func (m *FieldManager) Update(live, obj value.Value, manager string, opts ...RequestOption) (value.Value, error) {
-	out, _, err := m.update(live, obj, manager, resolveRequest(opts), false)
+	out, _, err := m.update(live, obj, manager, resolveRequest(opts), nil)
 	return out, err
 }
 
-// update is Update, with direct as for apply.
-func (m *FieldManager) update(live, obj value.Value, manager string, r request, direct bool) (value.Value, []newFieldsV1, error) {
+// update is Update, with form as for apply.
+func (m *FieldManager) update(live, obj value.Value, manager string, r request, form *mapForm) (value.Value, []newFieldsV1, error) {
 	if r.subresource == ScaleSubresource {
 		out, err := m.scale(live, obj, manager, r, false)
 		return out, nil, err
@@ -265,11 +266,10 @@ func (m *FieldManager) update(live, obj value.Value, manager string, r request, 
 	if err != nil {
 		return value.Value{}, nil, err
 	}
-	c, live, err := m.newCall(live, GVKOf(obj), r)
+	c, live, err := m.newCall(live, GVKOf(obj), r, form)
 	if err != nil {
 		return value.Value{}, nil, err
 	}
-	c.direct = direct
 	out, err := c.update(live, obj, manager)
 	return out, c.fill, err
 }
@@ -327,16 +327,43 @@ type call struct {
 	// lists them in fill, for the map form (see FieldManager.apply).
 	direct bool
 	fill   []newFieldsV1
+	// liveMF and objMF are the managedFields of the live object and of
+	// the request's object that the map form read, left out of their
+	// values (nil when the values hold them).
+	liveMF, objMF *mapManaged
+}
+
+// managedOf reads the managedFields of obj as rawManagedFields does, from
+// mm, what the map form read of them, when it is not nil.
+func managedOf(obj value.Value, mm *mapManaged) (entries []ManagedFieldsEntry, fieldErrs []error, present, reset bool) {
+	if mm != nil {
+		return mm.entries, nil, true, mm.reset
+	}
+	return rawManagedFields(obj)
 }
 
 // newCall prepares a request on the endpoint of live's kind (of the sent
 // object's kind when live is null, which then becomes the empty object of
 // that kind). With a version converter that handles the kind, a request
 // at another version of live's group and kind is on the endpoint of the
-// request's version, and live is converted to it.
-func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request) (*call, value.Value, error) {
+// request's version, and live is converted to it. form is the map form's
+// (nil for values): a live object's managedFields it read go back into
+// live's value where the type does not vouch for them, or a converter
+// may read them.
+func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request, form *mapForm) (*call, value.Value, error) {
 	gvk := sent
 	var unconverted value.Value
+	var liveMF, objMF *mapManaged
+	if form != nil {
+		liveMF, objMF = form.live, form.obj
+	}
+	if liveMF != nil && m.conv != nil {
+		var err error
+		if live, err = restoreManaged(live, liveMF); err != nil {
+			return nil, value.Value{}, err
+		}
+		liveMF = nil
+	}
 	if !live.IsNull() {
 		if live.Kind() != value.Map {
 			return nil, value.Value{}, fmt.Errorf("the live object is a %v, not an object", live.Kind())
@@ -359,6 +386,13 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 	if !ok || typ == nil {
 		return nil, value.Value{}, fmt.Errorf("no corresponding type for %v", gvk)
 	}
+	if liveMF != nil && !plainManagedFieldsFit(typ) {
+		var err error
+		if live, err = restoreManaged(live, liveMF); err != nil {
+			return nil, value.Value{}, err
+		}
+		liveMF = nil
+	}
 	var reset map[string]*fieldpath.Set
 	if m.reset != nil {
 		reset = m.reset(gvk, r.subresource)
@@ -374,7 +408,8 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 	if err != nil {
 		return nil, value.Value{}, err
 	}
-	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u, unconverted: unconverted}, live, nil
+	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u, unconverted: unconverted,
+		direct: form != nil, liveMF: liveMF, objMF: objMF}, live, nil
 }
 
 // convertible reports whether a request at version to of live's group and
@@ -406,7 +441,7 @@ func objectName(obj value.Value) string {
 
 // apply runs a server-side apply of applied onto live.
 func (c *call) apply(live, applied value.Value, manager string, force bool) (value.Value, error) {
-	entries, fieldErrs, _, _ := rawManagedFields(live)
+	entries, fieldErrs, _, _ := managedOf(live, c.liveMF)
 	mg, err := decodeEntries(entries, fieldErrs)
 	if err != nil {
 		return value.Value{}, fmt.Errorf("failed to decode managed fields: %w", err)
@@ -574,7 +609,7 @@ func (c *call) update(live, obj value.Value, manager string) (value.Value, error
 // object's (none when those cannot be decoded).
 func (c *call) managedForUpdate(live, obj value.Value) *managed {
 	if c.sub == "" {
-		entries, fieldErrs, present, reset := rawManagedFields(obj)
+		entries, fieldErrs, present, reset := managedOf(obj, c.objMF)
 		if present && reset {
 			return newManaged()
 		}
@@ -582,7 +617,7 @@ func (c *call) managedForUpdate(live, obj value.Value) *managed {
 			return mg
 		}
 	}
-	entries, fieldErrs, _, _ := rawManagedFields(live)
+	entries, fieldErrs, _, _ := managedOf(live, c.liveMF)
 	mg, err := decodeEntries(entries, fieldErrs)
 	if err != nil {
 		return newManaged()

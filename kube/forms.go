@@ -25,16 +25,31 @@ import (
 // (runtime.DeepCopyJSON, for example). An applied object that is not plain
 // JSON data is a *BadRequestError, a live one a *LiveObjectError.
 func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
+	r := resolveRequest(opts)
+	form := &mapForm{}
+	if live != nil && r.subresource != ScaleSubresource {
+		live, form.live = readMapManaged(live, nil)
+	}
 	return onUnstructured(live, applied, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
-		return m.apply(lv, ov, manager, resolveRequest(opts), true)
+		return m.apply(lv, ov, manager, r, form)
 	})
 }
 
 // UpdateUnstructured is Update on objects in the map[string]any form, as
 // ApplyUnstructured is Apply: obj is the object the request sends.
 func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
+	r := resolveRequest(opts)
+	form := &mapForm{}
+	if r.subresource != ScaleSubresource {
+		if live != nil {
+			live, form.live = readMapManaged(live, nil)
+		}
+		if obj != nil {
+			obj, form.obj = readMapManaged(obj, form.live)
+		}
+	}
 	return onUnstructured(live, obj, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
-		return m.update(lv, ov, manager, resolveRequest(opts), true)
+		return m.update(lv, ov, manager, r, form)
 	})
 }
 
@@ -115,8 +130,8 @@ func (s *Server) UpdateJSON(live, obj []byte, manager string, opts ...RequestOpt
 // onUnstructured runs op, an operation on a request's live object and the
 // object it sends, on their map forms: it converts them (fromUnstructured),
 // converts op's result back sharing their unchanged data
-// (toUnstructured), and writes there the fieldsV1 op left to write
-// (fillFieldsV1).
+// (toUnstructured), and writes there the managedFields items and fieldsV1
+// op left to write (fillFieldsV1).
 func onUnstructured(live, obj map[string]any, op func(lv, ov value.Value) (value.Value, []newFieldsV1, error)) (map[string]any, error) {
 	lv, ov, err := fromUnstructured(live, obj)
 	if err != nil {
@@ -164,10 +179,12 @@ func toUnstructured(out value.Value, origins ...value.Origin) (map[string]any, e
 	return m, nil
 }
 
-// fillFieldsV1 writes the fieldsV1 of the new managedFields entries of u,
-// a result converted to maps, from their sets (see encodeManagedFields).
-// Each of those items is a map of its own, built by the conversion: its
-// value was new, so no origin's data stands for it.
+// fillFieldsV1 writes into u, a result converted to maps, the
+// managedFields items that are the caller's own, and the fieldsV1 of the
+// others that the value left empty: the caller's or their sets' encoding
+// (see encodeManagedFields). Each of the latter items is a map of its own,
+// built by the conversion: its value was new, so no origin's data stands
+// for it.
 func fillFieldsV1(u map[string]any, fill []newFieldsV1) error {
 	if len(fill) == 0 {
 		return nil
@@ -175,14 +192,22 @@ func fillFieldsV1(u map[string]any, fill []newFieldsV1) error {
 	md, _ := u["metadata"].(map[string]any)
 	list, _ := md["managedFields"].([]any)
 	for _, f := range fill {
-		var item map[string]any
-		if f.index < len(list) {
-			item, _ = list[f.index].(map[string]any)
-		}
-		if item == nil {
+		if f.index >= len(list) {
 			return fmt.Errorf("kube: the result has no managedFields item %d to write", f.index)
 		}
-		item["fieldsV1"] = f.set.FieldsV1Unstructured()
+		if f.item != nil {
+			list[f.index] = f.item
+			continue
+		}
+		item, _ := list[f.index].(map[string]any)
+		switch {
+		case item == nil:
+			return fmt.Errorf("kube: the result has no managedFields item %d to write", f.index)
+		case f.set == nil:
+			item["fieldsV1"] = f.fields
+		default:
+			item["fieldsV1"] = f.set.FieldsV1UnstructuredLike(f.prev, f.fields)
+		}
 	}
 	return nil
 }

@@ -56,6 +56,11 @@ type decodedFields struct {
 	set  *fieldpath.Set
 	val  value.Value
 	item value.Value
+	// raw and rawFields are the caller's item and its fieldsV1 when the
+	// entry was read from the map form (entryFromMap); val and item are
+	// then null.
+	raw       map[string]any
+	rawFields map[string]any
 }
 
 // ManagerIdentity returns the key under which the API server tracks the
@@ -413,38 +418,7 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 		return e, false, false, nil
 	}
 	for _, f := range own.Value.Fields(item) {
-		var dst *string
 		switch f.Name {
-		case "manager":
-			dst = &e.Manager
-		case "apiVersion":
-			dst = &e.APIVersion
-		case "fieldsType":
-			dst = &e.FieldsType
-		case "subresource":
-			dst = &e.Subresource
-		case "operation":
-			switch f.Value.Kind() {
-			case value.Null:
-			case value.String:
-				e.Operation = Operation(f.Value.AsString())
-			default:
-				return e, false, false, nil
-			}
-			continue
-		case "time":
-			switch f.Value.Kind() {
-			case value.Null:
-			case value.String:
-				t, perr := time.Parse(time.RFC3339, f.Value.AsString())
-				if perr != nil {
-					return e, false, false, nil
-				}
-				e.Time = t
-			default:
-				return e, false, false, nil
-			}
-			continue
 		case "fieldsV1":
 			if f.Value.IsNull() {
 				continue
@@ -457,19 +431,44 @@ func entryFromValue(item value.Value) (e ManagedFieldsEntry, hasFields, ok bool,
 			}
 			e.Fields = s
 			hasFields = true
-			continue
-		default:
-			continue
-		}
-		switch f.Value.Kind() {
-		case value.Null:
-		case value.String:
-			*dst = f.Value.AsString()
-		default:
-			return e, false, false, nil
+		case "manager", "apiVersion", "fieldsType", "subresource", "operation", "time":
+			switch f.Value.Kind() {
+			case value.Null:
+			case value.String:
+				if !setEntryString(&e, f.Name, f.Value.AsString()) {
+					return e, false, false, nil
+				}
+			default:
+				return e, false, false, nil
+			}
 		}
 	}
 	return e, hasFields, true, err
+}
+
+// setEntryString sets the field of e that the managedFields item key name
+// holds, one of the entry's string keys, to s; ok is false for a time that
+// is not RFC 3339.
+func setEntryString(e *ManagedFieldsEntry, name, s string) (ok bool) {
+	switch name {
+	case "manager":
+		e.Manager = s
+	case "apiVersion":
+		e.APIVersion = s
+	case "fieldsType":
+		e.FieldsType = s
+	case "subresource":
+		e.Subresource = s
+	case "operation":
+		e.Operation = Operation(s)
+	case "time":
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return false
+		}
+		e.Time = t
+	}
+	return true
 }
 
 // DecodeManagedFields returns the managedFields entries of obj, checked as
@@ -504,12 +503,19 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 	return out
 }
 
-// newFieldsV1 is an item of metadata.managedFields whose fieldsV1 is to
-// be the encoding of set, left empty in the value (see
-// encodeManagedFields).
+// newFieldsV1 is an item of metadata.managedFields that the map form
+// gets in place of what the value holds (see encodeManagedFields and
+// fillFieldsV1): the caller's item, when item is not nil (the value holds
+// null); else a fieldsV1 left empty in the value, to be the encoding of
+// set sharing the maps of fields, the caller's encoding of prev (see
+// fieldpath.Set.FieldsV1UnstructuredLike), or fields itself when set is
+// nil.
 type newFieldsV1 struct {
-	index int
-	set   *fieldpath.Set
+	index  int
+	set    *fieldpath.Set
+	prev   *fieldpath.Set
+	fields map[string]any
+	item   map[string]any
 }
 
 // encodeManagedFields is EncodeManagedFields. With direct, an entry that
@@ -531,6 +537,20 @@ func encodeManagedFields(obj value.Value, entries []ManagedFieldsEntry, direct b
 	for i, e := range entries {
 		d := e.decoded
 		switch {
+		case d != nil && d.raw != nil:
+			// Read from the caller's maps, which only the map form has
+			// (and so direct): they are given back as they are where
+			// they still hold the entry.
+			switch {
+			case !e.Fields.Equal(d.set):
+				items[i] = entryValue(e, own.Value.Map(nil))
+				fill = append(fill, newFieldsV1{index: i, set: e.Fields, prev: d.set, fields: d.rawFields})
+			case encodesToMap(e, d.raw):
+				fill = append(fill, newFieldsV1{index: i, item: d.raw})
+			default:
+				items[i] = entryValue(e, own.Value.Map(nil))
+				fill = append(fill, newFieldsV1{index: i, fields: d.rawFields})
+			}
 		case d == nil && direct:
 			items[i] = entryValue(e, own.Value.Map(nil))
 			fill = append(fill, newFieldsV1{index: i, set: e.Fields})
@@ -610,6 +630,34 @@ func encodesTo(e ManagedFieldsEntry, item value.Value) bool {
 		i++
 	}
 	return i == len(fields)
+}
+
+// encodesToMap is encodesTo for an item in the map form: item holds
+// exactly the strings entryValue gives e, and a fieldsV1.
+func encodesToMap(e ManagedFieldsEntry, item map[string]any) bool {
+	n := 1
+	str := func(name, v string) bool {
+		if v == "" {
+			return true
+		}
+		n++
+		s, ok := item[name].(string)
+		return ok && s == v
+	}
+	if !str("apiVersion", e.APIVersion) || !str("fieldsType", e.FieldsType) || !str("manager", e.Manager) ||
+		!str("operation", string(e.Operation)) || !str("subresource", e.Subresource) {
+		return false
+	}
+	if !e.Time.IsZero() {
+		var buf [64]byte
+		s, ok := item["time"].(string)
+		if !ok || s != string(e.Time.UTC().AppendFormat(buf[:0], time.RFC3339)) {
+			return false
+		}
+		n++
+	}
+	_, ok := item["fieldsV1"].(map[string]any)
+	return ok && len(item) == n
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -52,25 +52,42 @@ func (t *KubeTyped) do(live scenario.State, op scenario.KubernetesOperation) (sc
 	}
 	// The storage serves the live object at the request's version; when
 	// it cannot, the field manager reports why.
-	if r, _, err := t.setup.ReadAt(lv, kube.GVKOf(obj)); err == nil {
-		lv = r
+	converted := false
+	if r, _, err := t.setup.ReadAt(lv, kube.GVKOf(obj)); err == nil && !value.Same(r, lv) {
+		lv, converted = r, true
 	}
 	m, err := kube.NewFieldManager(t.setup.Resolver, t.setup.Options(op.Time)...)
 	if err != nil {
 		return live, err
 	}
 	opts := []kube.RequestOption{kube.Subresource(op.Subresource)}
-	var res value.Value
-	switch op.Op {
-	case scenario.OpApply, scenario.OpForceApply:
-		if op.Op == scenario.OpForceApply {
-			opts = append(opts, kube.Force())
-		}
-		res, err = m.Apply(lv, obj, op.Manager, opts...)
-	case scenario.OpUpdate:
-		res, err = m.Update(lv, obj, op.Manager, opts...)
-	default:
+	if op.Op == scenario.OpForceApply {
+		opts = append(opts, kube.Force())
+	}
+	apply := op.Op == scenario.OpApply || op.Op == scenario.OpForceApply
+	if !apply && op.Op != scenario.OpUpdate {
 		return live, fmt.Errorf("unknown operation %q", op.Op)
+	}
+	var res value.Value
+	liveMap, liveIsMap := live.Object.(map[string]any)
+	objMap, objIsMap := op.Object.(map[string]any)
+	if !converted && objIsMap && objMap != nil && ((liveIsMap && liveMap != nil) || !live.HasObject) {
+		// The objects as a caller holds them, through the map methods,
+		// which read managedFields themselves. The result shares the
+		// inputs' data: the state keeps a copy of its own.
+		var out map[string]any
+		if apply {
+			out, err = m.ApplyUnstructured(liveMap, objMap, op.Manager, opts...)
+		} else {
+			out, err = m.UpdateUnstructured(liveMap, objMap, op.Manager, opts...)
+		}
+		if err == nil {
+			res, err = value.FromUnstructured(out)
+		}
+	} else if apply {
+		res, err = m.Apply(lv, obj, op.Manager, opts...)
+	} else {
+		res, err = m.Update(lv, obj, op.Manager, opts...)
 	}
 	if err != nil {
 		return live, conflictsFromKube(err)

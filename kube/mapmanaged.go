@@ -1,0 +1,241 @@
+package kube
+
+import (
+	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/schema"
+	"github.com/structmerge/structmerge/value"
+)
+
+// This file holds how the map methods (ApplyUnstructured,
+// UpdateUnstructured) read managedFields: straight from the caller's maps,
+// without converting them to values, when they are plain (see
+// entryFromMap). Half of a typical live object is its managedFields;
+// converting them to a value only to read sets from it, validate them and
+// give the caller's maps back costs more than reading the sets from the
+// maps. Anything else takes the value path, whose result this path gives.
+
+// mapForm is what a map method read itself, for its operation: the
+// managedFields of the live object and of the request's object, each nil
+// when the object's value holds them.
+type mapForm struct {
+	live, obj *mapManaged
+}
+
+// mapManaged is a managedFields list read from the map form: its entries,
+// whether it asks to reset managedFields (see rawManagedFields), and the
+// list itself.
+type mapManaged struct {
+	entries []ManagedFieldsEntry
+	reset   bool
+	list    []any
+}
+
+// maxDirectDepth bounds the nesting of a fieldsV1 read from the map form,
+// far within the depth the value conversion allows its object.
+const maxDirectDepth = 64
+
+// readMapManaged reads the managedFields of obj when they are plain, and
+// returns obj without them (a copy of its top level and metadata sharing
+// everything else); otherwise it returns obj and nil. A list equal to
+// same's (an update that sends the managedFields it read) is read as
+// same.
+func readMapManaged(obj map[string]any, same *mapManaged) (map[string]any, *mapManaged) {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return obj, nil
+	}
+	list, ok := md["managedFields"].([]any)
+	if !ok || len(list) == 0 {
+		return obj, nil
+	}
+	if same != nil && jsonEqual(list, same.list) {
+		return withoutManaged(obj, md), &mapManaged{entries: same.entries, reset: same.reset, list: list}
+	}
+	mm := &mapManaged{entries: make([]ManagedFieldsEntry, 0, len(list)), list: list}
+	for _, x := range list {
+		e, hasFields, ok := entryFromMap(x)
+		if !ok {
+			return obj, nil
+		}
+		if len(list) == 1 && isEmptyEntry(e, hasFields) {
+			mm.reset = true
+		}
+		mm.entries = append(mm.entries, e)
+	}
+	return withoutManaged(obj, md), mm
+}
+
+// withoutManaged returns obj without metadata.managedFields, md being its
+// metadata: a copy of its top level and metadata sharing everything else.
+func withoutManaged(obj, md map[string]any) map[string]any {
+	md2 := make(map[string]any, len(md)-1)
+	for k, v := range md {
+		if k != "managedFields" {
+			md2[k] = v
+		}
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	out["metadata"] = md2
+	return out
+}
+
+// jsonEqual reports whether a and b, managedFields data in the map form,
+// are equal: maps, lists and strings, compared deeply. Data of any other
+// type is reported unequal, which only costs a reading of its own.
+func jsonEqual(a, b any) bool {
+	switch a := a.(type) {
+	case string:
+		b, ok := b.(string)
+		return ok && a == b
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, x := range a {
+			y, ok := b[k]
+			if !ok || !jsonEqual(x, y) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !jsonEqual(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// entryFromMap reads one managedFields item in the map form when it is
+// plain: a map of the entry's string keys (manager, operation, apiVersion,
+// time in RFC 3339, fieldsType, subresource) with string values, and
+// fieldsV1, a map that is what its set encodes to (canonical) nested at
+// most maxDirectDepth deep. ok is false for anything else. A plain item
+// reads as entryFromValue reads its value, and is valid wherever the
+// managedFields type accepts every plain list (plainManagedFieldsFit).
+func entryFromMap(x any) (e ManagedFieldsEntry, hasFields, ok bool) {
+	item, isMap := x.(map[string]any)
+	if !isMap {
+		return e, false, false
+	}
+	for k, v := range item {
+		switch k {
+		case "fieldsV1":
+			fields, isMap := v.(map[string]any)
+			if !isMap {
+				return e, false, false
+			}
+			s, canonical, err := fieldpath.ParseFieldsV1Unstructured(fields)
+			if err != nil || !canonical || !nestsWithin(s, maxDirectDepth) {
+				return e, false, false
+			}
+			e.Fields = s
+			e.decoded = &decodedFields{set: s, raw: item, rawFields: fields}
+			hasFields = true
+		case "manager", "apiVersion", "fieldsType", "subresource", "operation", "time":
+			str, isString := v.(string)
+			if !isString || !setEntryString(&e, k, str) {
+				return e, false, false
+			}
+		default:
+			return e, false, false
+		}
+	}
+	return e, hasFields, true
+}
+
+// nestsWithin reports whether the FieldsV1 encoding of s nests at most n
+// maps deep (counting a member's empty map, and a little more for a child
+// that is also a member).
+func nestsWithin(s *fieldpath.Set, n int) bool {
+	if s.MembersLen() == 0 && s.ChildrenLen() == 0 {
+		return n >= 1
+	}
+	if n < 2 {
+		return false
+	}
+	for _, c := range s.Children() {
+		if !nestsWithin(c.Set, n-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainManagedFieldsFit reports whether the object type typ accepts, at
+// metadata.managedFields, every list of plain items (entryFromMap), as
+// Kubernetes' ObjectMeta does: an atomic list of maps that declare the
+// entry's string keys as strings (or untyped scalars) and fieldsV1 as a map
+// of any maps. Only then may a live object's managedFields be left out of
+// the value that is checked against typ.
+func plainManagedFieldsFit(typ *schema.Type) bool {
+	mf, ok := fieldType(typ, "metadata", "managedFields")
+	if !ok || mf.List() == nil || mf.List().Relationship() != schema.Atomic {
+		return false
+	}
+	item := mf.List().ElementType()
+	if item.Map() == nil || len(item.Map().Unions()) > 0 {
+		return false
+	}
+	for _, name := range []string{"manager", "apiVersion", "fieldsType", "subresource", "operation", "time"} {
+		t, ok := fieldType(item, name)
+		if !ok || (t.Scalar() != schema.String && t.Scalar() != schema.Untyped) {
+			return false
+		}
+	}
+	fields, ok := fieldType(item, "fieldsV1")
+	return ok && anyMaps(fields)
+}
+
+// fieldType returns the type of the chain of declared map fields names
+// in t.
+func fieldType(t *schema.Type, names ...string) (*schema.Type, bool) {
+	for _, n := range names {
+		if t.Map() == nil {
+			return nil, false
+		}
+		f, ok := t.Map().Field(n)
+		if !ok {
+			return nil, false
+		}
+		t = f.Type()
+	}
+	return t, true
+}
+
+// anyMaps reports whether t accepts every map of maps: a map type without
+// declared fields or unions whose elements are a type of the same kind
+// whose elements are itself (SMD's deduced type).
+func anyMaps(t *schema.Type) bool {
+	m := t.Map()
+	if m == nil || len(m.Fields()) > 0 || len(m.Unions()) > 0 {
+		return false
+	}
+	e := m.ElementType()
+	em := e.Map()
+	return em != nil && em.ElementType() == e && len(em.Fields()) == 0 && len(em.Unions()) == 0
+}
+
+// restoreManaged puts the live object's managedFields, mm, back into its
+// value, for what the map form does not serve (a version converter, a
+// type that does not accept every plain list): the operation then reads
+// them from the value, as it reads any other caller's.
+func restoreManaged(live value.Value, mm *mapManaged) (value.Value, error) {
+	list, err := value.FromUnstructured(mm.list)
+	if err != nil {
+		return live, &LiveObjectError{Err: err}
+	}
+	out, _ := withNested(live, list, "metadata", "managedFields")
+	return out, nil
+}
