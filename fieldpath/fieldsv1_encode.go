@@ -368,7 +368,7 @@ func (s *Set) FieldsV1ValueLike(like value.Value) value.Value {
 	entries, names := fieldsV1Size(s)
 	b := fieldsV1Builder{fields: make([]value.Field, entries), names: make([]byte, 0, names)}
 	v := b.node(s, false, like)
-	if b.invalid {
+	if b.invalid() {
 		// The text carries invalid UTF-8 as U+FFFD, byte by byte.
 		v, _ = value.FromJSON(s.MarshalFieldsV1())
 	}
@@ -399,7 +399,7 @@ func (s *Set) FieldsV1UnstructuredLike(prev *Set, like map[string]any) map[strin
 	_, names := fieldsV1Size(s)
 	b := fieldsV1Builder{names: make([]byte, 0, names)}
 	m := b.unstructured(s, false, prev, like)
-	if b.invalid {
+	if b.invalid() {
 		// As FieldsV1ValueLike: invalid UTF-8 is read as the text has it.
 		v, _ := value.FromJSON(s.MarshalFieldsV1())
 		m, _ = v.Unstructured().(map[string]any)
@@ -491,10 +491,15 @@ func fieldsV1Size(s *Set) (entries, names int) {
 // maps come from one array and the names from one buffer, neither changed
 // once a map or a name is cut from it.
 type fieldsV1Builder struct {
-	fields  []value.Field
-	names   []byte
-	invalid bool // a name is not valid UTF-8
+	fields []value.Field
+	names  []byte
 }
+
+// invalid reports whether a name the builder cut is not valid UTF-8. Every
+// name starts with an ASCII byte (its "f:", "k:", "v:" or "i:"), so no
+// invalid end of one name and start of the next can make a valid sequence:
+// the buffer of all the names is valid exactly when each is.
+func (b *fieldsV1Builder) invalid() bool { return !utf8.Valid(b.names) }
 
 // name returns the object key of pe, cut from the names buffer.
 func (b *fieldsV1Builder) name(pe PathElement) string {
@@ -502,9 +507,6 @@ func (b *fieldsV1Builder) name(pe PathElement) string {
 	b.names = appendElementText(b.names, pe)
 	if len(b.names) == at {
 		return "" // a zero PathElement
-	}
-	if !utf8.Valid(b.names[at:]) {
-		b.invalid = true
 	}
 	return stringAt(&b.names[at], len(b.names)-at)
 }
