@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"maps"
+
 	"github.com/structmerge/structmerge/fieldpath"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
@@ -68,16 +70,9 @@ func readMapManaged(obj map[string]any, same *mapManaged) (map[string]any, *mapM
 // withoutManaged returns obj without metadata.managedFields, md being its
 // metadata: a copy of its top level and metadata sharing everything else.
 func withoutManaged(obj, md map[string]any) map[string]any {
-	md2 := make(map[string]any, len(md)-1)
-	for k, v := range md {
-		if k != "managedFields" {
-			md2[k] = v
-		}
-	}
-	out := make(map[string]any, len(obj))
-	for k, v := range obj {
-		out[k] = v
-	}
+	md2 := maps.Clone(md) // copies the table, faster than inserting
+	delete(md2, "managedFields")
+	out := maps.Clone(obj)
 	out["metadata"] = md2
 	return out
 }
