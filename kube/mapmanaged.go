@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/structmerge/structmerge/fieldpath"
+	"github.com/structmerge/structmerge/internal/jsondata"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
@@ -80,36 +81,15 @@ func withoutManaged(obj, md map[string]any) map[string]any {
 // jsonEqual reports whether a and b, managedFields data in the map form,
 // are equal: maps, lists and strings, compared deeply. Data of any other
 // type is reported unequal, which only costs a reading of its own.
-func jsonEqual(a, b any) bool {
-	switch a := a.(type) {
-	case string:
-		b, ok := b.(string)
-		return ok && a == b
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, x := range a {
-			y, ok := b[k]
-			if !ok || !jsonEqual(x, y) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
+func jsonEqual(a, b any) bool { return jsondata.Equal(a, b, sameString) }
+
+func sameString(a, b any) bool {
+	x, ok := a.(string)
+	if !ok {
+		return false
 	}
-	return false
+	y, ok := b.(string)
+	return ok && x == y
 }
 
 // entryFromMap reads one managedFields item in the map form when it is

@@ -68,7 +68,7 @@ types:
     - {name: apiVersion, type: {scalar: string}}
     - {name: kind, type: {scalar: string}}
     - {name: metadata, type: {namedType: meta}}
-    - {name: spec, type: {map: {elementType: {namedType: __untyped_deduced_}}}}
+    - {name: spec, type: {map: {elementType: {namedType: anything}}}}
 - name: meta
   map:
     fields:
@@ -76,22 +76,15 @@ types:
     - {name: namespace, type: {scalar: string}}
     - {name: labels, type: {map: {elementType: {scalar: string}}}}
     - name: managedFields
-      type: {list: {elementType: {map: {fields: [{name: manager, type: {scalar: string}}, {name: fieldsV1, type: {map: {elementType: {namedType: __untyped_deduced_}}}}]}}, elementRelationship: atomic}}
+      type: {list: {elementType: {map: {fields: [{name: manager, type: {scalar: string}}, {name: fieldsV1, type: {map: {elementType: {namedType: anything}}}}]}}, elementRelationship: atomic}}
 - name: open
   map:
     fields:
     - {name: apiVersion, type: {scalar: string}}
     - {name: kind, type: {scalar: string}}
-    - {name: metadata, type: {map: {elementType: {namedType: __untyped_deduced_}}}}
-    - {name: spec, type: {map: {elementType: {namedType: __untyped_deduced_}}}}
-- name: __untyped_deduced_
-  scalar: untyped
-  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-  map: {elementType: {namedType: __untyped_deduced_}, elementRelationship: separable}
-- name: __untyped_atomic_
-  scalar: untyped
-  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-  map: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+    - {name: metadata, type: {map: {elementType: {namedType: anything}}}}
+    - {name: spec, type: {map: {elementType: {namedType: anything}}}}
+- {name: anything, scalar: untyped, list: {elementType: {namedType: anything}}, map: {elementType: {namedType: anything}}}
 `))
 	if err != nil {
 		t.Fatal(err)
