@@ -348,21 +348,13 @@ func managedOf(obj value.Value, mm *mapManaged) (entries []ManagedFieldsEntry, f
 // at another version of live's group and kind is on the endpoint of the
 // request's version, and live is converted to it. form is the map form's
 // (nil for values): a live object's managedFields it read go back into
-// live's value where the type does not vouch for them, or a converter
-// may read them.
+// live's value where the type does not vouch for them.
 func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request, form *mapForm) (*call, value.Value, error) {
 	gvk := sent
 	var unconverted value.Value
 	var liveMF, objMF *mapManaged
 	if form != nil {
 		liveMF, objMF = form.live, form.obj
-	}
-	if liveMF != nil && m.conv != nil {
-		var err error
-		if live, err = restoreManaged(live, liveMF); err != nil {
-			return nil, value.Value{}, err
-		}
-		liveMF = nil
 	}
 	if !live.IsNull() {
 		if live.Kind() != value.Map {

@@ -27,9 +27,7 @@ import (
 func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
 	r := resolveRequest(opts)
 	form := &mapForm{}
-	if live != nil && r.subresource != ScaleSubresource {
-		live, form.live = readMapManaged(live, nil)
-	}
+	live, form.live = m.readLiveManaged(live, r)
 	return onUnstructured(live, applied, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
 		return m.apply(lv, ov, manager, r, form)
 	})
@@ -40,13 +38,9 @@ func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager s
 func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
 	r := resolveRequest(opts)
 	form := &mapForm{}
-	if r.subresource != ScaleSubresource {
-		if live != nil {
-			live, form.live = readMapManaged(live, nil)
-		}
-		if obj != nil {
-			obj, form.obj = readMapManaged(obj, form.live)
-		}
+	live, form.live = m.readLiveManaged(live, r)
+	if obj != nil && r.subresource != ScaleSubresource {
+		obj, form.obj = readMapManaged(obj, form.live)
 	}
 	return onUnstructured(live, obj, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
 		return m.update(lv, ov, manager, r, form)

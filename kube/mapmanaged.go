@@ -37,6 +37,17 @@ type mapManaged struct {
 // far within the depth the value conversion allows its object.
 const maxDirectDepth = 64
 
+// readLiveManaged reads the managedFields of a request's live object with
+// readMapManaged, unless the request is to the scale subresource (which
+// reads them as the Scale's) or a version converter, which may read the
+// object whole, is set.
+func (m *FieldManager) readLiveManaged(live map[string]any, r request) (map[string]any, *mapManaged) {
+	if live == nil || r.subresource == ScaleSubresource || m.conv != nil {
+		return live, nil
+	}
+	return readMapManaged(live, nil)
+}
+
 // readMapManaged reads the managedFields of obj when they are plain, and
 // returns obj without them (a copy of its top level and metadata sharing
 // everything else); otherwise it returns obj and nil. A list equal to
@@ -203,9 +214,9 @@ func anyMaps(t *schema.Type) bool {
 }
 
 // restoreManaged puts the live object's managedFields, mm, back into its
-// value, for what the map form does not serve (a version converter, a
-// type that does not accept every plain list): the operation then reads
-// them from the value, as it reads any other caller's.
+// value, for a kind whose type does not accept every plain list: the
+// operation then checks and reads them in the value, as it does any other
+// caller's.
 func restoreManaged(live value.Value, mm *mapManaged) (value.Value, error) {
 	list, err := value.FromUnstructured(mm.list)
 	if err != nil {
