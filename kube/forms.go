@@ -197,7 +197,7 @@ func fillFieldsV1(u map[string]any, fill []newFieldsV1) error {
 		switch {
 		case item == nil:
 			return fmt.Errorf("kube: the result has no managedFields item %d to write", f.index)
-		case f.set == nil:
+		case f.asIs:
 			item["fieldsV1"] = f.fields
 		default:
 			item["fieldsV1"] = f.set.FieldsV1UnstructuredLike(f.prev, f.fields)

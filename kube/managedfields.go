@@ -506,15 +506,15 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 // newFieldsV1 is an item of metadata.managedFields that the map form
 // gets in place of what the value holds (see encodeManagedFields and
 // fillFieldsV1): the caller's item, when item is not nil (the value holds
-// null); else a fieldsV1 left empty in the value, to be the encoding of
-// set sharing the maps of fields, the caller's encoding of prev (see
-// fieldpath.Set.FieldsV1UnstructuredLike), or fields itself when set is
-// nil.
+// null); else a fieldsV1 left empty in the value, to be fields itself when
+// asIs, or the encoding of set sharing the maps of fields, the caller's
+// encoding of prev (see fieldpath.Set.FieldsV1UnstructuredLike).
 type newFieldsV1 struct {
 	index  int
 	set    *fieldpath.Set
 	prev   *fieldpath.Set
 	fields map[string]any
+	asIs   bool
 	item   map[string]any
 }
 
@@ -549,7 +549,7 @@ func encodeManagedFields(obj value.Value, entries []ManagedFieldsEntry, direct b
 				fill = append(fill, newFieldsV1{index: i, item: d.raw})
 			default:
 				items[i] = entryValue(e, own.Value.Map(nil))
-				fill = append(fill, newFieldsV1{index: i, fields: d.rawFields})
+				fill = append(fill, newFieldsV1{index: i, fields: d.rawFields, asIs: true})
 			}
 		case d == nil && direct:
 			items[i] = entryValue(e, own.Value.Map(nil))
