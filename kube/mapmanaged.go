@@ -141,9 +141,9 @@ func entryFromMap(x any) (e ManagedFieldsEntry, hasFields, ok bool) {
 	return e, hasFields, true
 }
 
-// nestsWithin reports whether the FieldsV1 encoding of s nests at most n
-// maps deep (counting a member's empty map, and a little more for a child
-// that is also a member).
+// nestsWithin reports whether the FieldsV1 encoding of s nests at most
+// about n maps deep (a member's empty map counts; the "." of a child that
+// is also a member may add one more): a bound, not an exact depth.
 func nestsWithin(s *fieldpath.Set, n int) bool {
 	if s.MembersLen() == 0 && s.ChildrenLen() == 0 {
 		return n >= 1
