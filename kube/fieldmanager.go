@@ -327,19 +327,20 @@ type call struct {
 	// lists them in fill, for the map form (see FieldManager.apply).
 	direct bool
 	fill   []newFieldsV1
-	// liveMF and objMF are the managedFields of the live object and of
-	// the request's object that the map form read, left out of their
-	// values (nil when the values hold them).
-	liveMF, objMF *mapManaged
+	// liveMF is the live object's managedFields that the map form read,
+	// left out of its value (nil when the value holds them).
+	liveMF *mapManaged
 }
 
-// managedOf reads the managedFields of obj as rawManagedFields does, from
-// mm, what the map form read of them, when it is not nil.
-func managedOf(obj value.Value, mm *mapManaged) (entries []ManagedFieldsEntry, fieldErrs []error, present, reset bool) {
-	if mm != nil {
-		return mm.entries, nil, true, mm.reset
+// liveManaged reads the managedFields of the live object as
+// rawManagedFields does (a live object's list never asks for a reset),
+// from what the map form read of them when it did.
+func (c *call) liveManaged(live value.Value) (entries []ManagedFieldsEntry, fieldErrs []error) {
+	if c.liveMF != nil {
+		return c.liveMF.entries, nil
 	}
-	return rawManagedFields(obj)
+	entries, fieldErrs, _, _ = rawManagedFields(live)
+	return entries, fieldErrs
 }
 
 // newCall prepares a request on the endpoint of live's kind (of the sent
@@ -352,9 +353,9 @@ func managedOf(obj value.Value, mm *mapManaged) (entries []ManagedFieldsEntry, f
 func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request, form *mapForm) (*call, value.Value, error) {
 	gvk := sent
 	var unconverted value.Value
-	var liveMF, objMF *mapManaged
+	var liveMF *mapManaged
 	if form != nil {
-		liveMF, objMF = form.live, form.obj
+		liveMF = form.live
 	}
 	if !live.IsNull() {
 		if live.Kind() != value.Map {
@@ -401,7 +402,7 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 		return nil, value.Value{}, err
 	}
 	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u, unconverted: unconverted,
-		direct: form != nil, liveMF: liveMF, objMF: objMF}, live, nil
+		direct: form != nil, liveMF: liveMF}, live, nil
 }
 
 // convertible reports whether a request at version to of live's group and
@@ -433,7 +434,7 @@ func objectName(obj value.Value) string {
 
 // apply runs a server-side apply of applied onto live.
 func (c *call) apply(live, applied value.Value, manager string, force bool) (value.Value, error) {
-	entries, fieldErrs, _, _ := managedOf(live, c.liveMF)
+	entries, fieldErrs := c.liveManaged(live)
 	mg, err := decodeEntries(entries, fieldErrs)
 	if err != nil {
 		return value.Value{}, fmt.Errorf("failed to decode managed fields: %w", err)
@@ -601,7 +602,7 @@ func (c *call) update(live, obj value.Value, manager string) (value.Value, error
 // object's (none when those cannot be decoded).
 func (c *call) managedForUpdate(live, obj value.Value) *managed {
 	if c.sub == "" {
-		entries, fieldErrs, present, reset := managedOf(obj, c.objMF)
+		entries, fieldErrs, present, reset := rawManagedFields(obj)
 		if present && reset {
 			return newManaged()
 		}
@@ -609,7 +610,7 @@ func (c *call) managedForUpdate(live, obj value.Value) *managed {
 			return mg
 		}
 	}
-	entries, fieldErrs, _, _ := managedOf(live, c.liveMF)
+	entries, fieldErrs := c.liveManaged(live)
 	mg, err := decodeEntries(entries, fieldErrs)
 	if err != nil {
 		return newManaged()

@@ -38,9 +38,11 @@ func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager s
 func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
 	r := resolveRequest(opts)
 	form := &mapForm{}
-	live, form.live = m.readLiveManaged(live, r)
-	if obj != nil && r.subresource != ScaleSubresource {
-		obj, form.obj = readMapManaged(obj, form.live)
+	if !hasManagedFields(obj) {
+		// A body that carries managedFields, as an update of the object
+		// read back usually does, is converted like the live object's,
+		// which then shares them: cheaper than reading both lists.
+		live, form.live = m.readLiveManaged(live, r)
 	}
 	return onUnstructured(live, obj, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
 		return m.update(lv, ov, manager, r, form)

@@ -4,32 +4,31 @@ import (
 	"maps"
 
 	"github.com/structmerge/structmerge/fieldpath"
-	"github.com/structmerge/structmerge/internal/jsondata"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/value"
 )
 
 // This file holds how the map methods (ApplyUnstructured,
-// UpdateUnstructured) read managedFields: straight from the caller's maps,
-// without converting them to values, when they are plain (see
-// entryFromMap). Half of a typical live object is its managedFields;
-// converting them to a value only to read sets from it, validate them and
-// give the caller's maps back costs more than reading the sets from the
-// maps. Anything else takes the value path, whose result this path gives.
+// UpdateUnstructured) read the live object's managedFields: straight from
+// the caller's maps, without converting them to values, when they are
+// plain (see entryFromMap). Half of a typical live object is its
+// managedFields; converting them to a value only to read sets from it,
+// validate them and give the caller's maps back costs more than reading
+// the sets from the maps. An update whose body carries managedFields does
+// not: converting the body like the live object compares the two lists as
+// it reads them, and they are read once. Anything else takes the value
+// path, whose result this path gives.
 
 // mapForm is what a map method read itself, for its operation: the
-// managedFields of the live object and of the request's object, each nil
-// when the object's value holds them.
+// managedFields of the live object, nil when its value holds them.
 type mapForm struct {
-	live, obj *mapManaged
+	live *mapManaged
 }
 
-// mapManaged is a managedFields list read from the map form: its entries,
-// whether it asks to reset managedFields (see rawManagedFields), and the
-// list itself.
+// mapManaged is a live object's managedFields list read from the map
+// form: its entries and the list itself.
 type mapManaged struct {
 	entries []ManagedFieldsEntry
-	reset   bool
 	list    []any
 }
 
@@ -45,15 +44,13 @@ func (m *FieldManager) readLiveManaged(live map[string]any, r request) (map[stri
 	if live == nil || r.subresource == ScaleSubresource || m.conv != nil {
 		return live, nil
 	}
-	return readMapManaged(live, nil)
+	return readMapManaged(live)
 }
 
 // readMapManaged reads the managedFields of obj when they are plain, and
 // returns obj without them (a copy of its top level and metadata sharing
-// everything else); otherwise it returns obj and nil. A list equal to
-// same's (an update that sends the managedFields it read) is read as
-// same.
-func readMapManaged(obj map[string]any, same *mapManaged) (map[string]any, *mapManaged) {
+// everything else); otherwise it returns obj and nil.
+func readMapManaged(obj map[string]any) (map[string]any, *mapManaged) {
 	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj, nil
@@ -62,21 +59,23 @@ func readMapManaged(obj map[string]any, same *mapManaged) (map[string]any, *mapM
 	if !ok || len(list) == 0 {
 		return obj, nil
 	}
-	if same != nil && jsonEqual(list, same.list) {
-		return withoutManaged(obj, md), &mapManaged{entries: same.entries, reset: same.reset, list: list}
-	}
 	mm := &mapManaged{entries: make([]ManagedFieldsEntry, 0, len(list)), list: list}
 	for _, x := range list {
-		e, hasFields, ok := entryFromMap(x)
+		e, _, ok := entryFromMap(x)
 		if !ok {
 			return obj, nil
-		}
-		if len(list) == 1 && isEmptyEntry(e, hasFields) {
-			mm.reset = true
 		}
 		mm.entries = append(mm.entries, e)
 	}
 	return withoutManaged(obj, md), mm
+}
+
+// hasManagedFields reports whether the map obj has a
+// metadata.managedFields, of any value.
+func hasManagedFields(obj map[string]any) bool {
+	md, _ := obj["metadata"].(map[string]any)
+	_, ok := md["managedFields"]
+	return ok
 }
 
 // withoutManaged returns obj without metadata.managedFields, md being its
@@ -87,20 +86,6 @@ func withoutManaged(obj, md map[string]any) map[string]any {
 	out := maps.Clone(obj)
 	out["metadata"] = md2
 	return out
-}
-
-// jsonEqual reports whether a and b, managedFields data in the map form,
-// are equal: maps, lists and strings, compared deeply. Data of any other
-// type is reported unequal, which only costs a reading of its own.
-func jsonEqual(a, b any) bool { return jsondata.Equal(a, b, sameString) }
-
-func sameString(a, b any) bool {
-	x, ok := a.(string)
-	if !ok {
-		return false
-	}
-	y, ok := b.(string)
-	return ok && x == y
 }
 
 // entryFromMap reads one managedFields item in the map form when it is

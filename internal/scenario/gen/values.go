@@ -4,8 +4,6 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
-
-	"github.com/structmerge/structmerge/internal/jsondata"
 )
 
 // Values generates objects that fit a schema, and configurations derived
@@ -694,10 +692,32 @@ func SortedKeys[V any](m map[string]V) []string {
 
 // SameValue reports whether two unstructured values are equal, numbers by
 // value (1 equals 1.0), maps regardless of order.
-func SameValue(a, b any) bool { return jsondata.Equal(a, b, sameLeaf) }
-
-func sameLeaf(a, b any) bool {
-	if a == nil {
+func SameValue(a, b any) bool {
+	switch a := a.(type) {
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, x := range a {
+			y, ok := b[k]
+			if !ok || !SameValue(x, y) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !SameValue(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case nil:
 		return b == nil
 	}
 	if x, ok := number(a); ok {
