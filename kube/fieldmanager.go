@@ -221,21 +221,21 @@ var scaleGVK = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scal
 // Apply does not modify live or applied; the result may share subtrees
 // with them.
 func (m *FieldManager) Apply(live, applied value.Value, manager string, opts ...RequestOption) (value.Value, error) {
-	out, _, err := m.apply(live, applied, manager, resolveRequest(opts), nil)
+	out, _, err := m.apply(live, applied, manager, resolveRequest(opts), false, nil)
 	return out, err
 }
 
-// apply is Apply. For the map form (form not nil), the managedFields
-// entries it builds anew have an empty fieldsV1, and their field sets are
-// returned to be written in the caller's form, with the items to give back
-// as the caller had them (see fillFieldsV1); form holds the managedFields
-// the map method read itself.
-func (m *FieldManager) apply(live, applied value.Value, manager string, r request, form *mapForm) (value.Value, []newFieldsV1, error) {
+// apply is Apply. For the map form (direct), the managedFields entries it
+// builds anew have an empty fieldsV1, and their field sets are returned to
+// be written in the caller's form, with the items to give back as the
+// caller had them (see fillFieldsV1); liveMF is the live object's
+// managedFields the map method read itself (nil when live holds them).
+func (m *FieldManager) apply(live, applied value.Value, manager string, r request, direct bool, liveMF *mapManaged) (value.Value, []newFieldsV1, error) {
 	if r.subresource == ScaleSubresource {
 		out, err := m.scale(live, applied, manager, r, true)
 		return out, nil, err
 	}
-	c, live, err := m.newCall(live, GVKOf(applied), r, form)
+	c, live, err := m.newCall(live, GVKOf(applied), r, direct, liveMF)
 	if err != nil {
 		return value.Value{}, nil, err
 	}
@@ -252,12 +252,12 @@ func (m *FieldManager) apply(live, applied value.Value, manager string, r reques
 // An obj without apiVersion and kind takes live's; an obj of another kind
 // than live is a *BadRequestError. Update does not modify live or obj.
 func (m *FieldManager) Update(live, obj value.Value, manager string, opts ...RequestOption) (value.Value, error) {
-	out, _, err := m.update(live, obj, manager, resolveRequest(opts), nil)
+	out, _, err := m.update(live, obj, manager, resolveRequest(opts), false, nil)
 	return out, err
 }
 
-// update is Update, with form as for apply.
-func (m *FieldManager) update(live, obj value.Value, manager string, r request, form *mapForm) (value.Value, []newFieldsV1, error) {
+// update is Update, with direct and liveMF as for apply.
+func (m *FieldManager) update(live, obj value.Value, manager string, r request, direct bool, liveMF *mapManaged) (value.Value, []newFieldsV1, error) {
 	if r.subresource == ScaleSubresource {
 		out, err := m.scale(live, obj, manager, r, false)
 		return out, nil, err
@@ -266,7 +266,7 @@ func (m *FieldManager) update(live, obj value.Value, manager string, r request, 
 	if err != nil {
 		return value.Value{}, nil, err
 	}
-	c, live, err := m.newCall(live, GVKOf(obj), r, form)
+	c, live, err := m.newCall(live, GVKOf(obj), r, direct, liveMF)
 	if err != nil {
 		return value.Value{}, nil, err
 	}
@@ -347,16 +347,12 @@ func (c *call) liveManaged(live value.Value) (entries []ManagedFieldsEntry, fiel
 // object's kind when live is null, which then becomes the empty object of
 // that kind). With a version converter that handles the kind, a request
 // at another version of live's group and kind is on the endpoint of the
-// request's version, and live is converted to it. form is the map form's
-// (nil for values): a live object's managedFields it read go back into
-// live's value where the type does not vouch for them.
-func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request, form *mapForm) (*call, value.Value, error) {
+// request's version, and live is converted to it. direct and liveMF are
+// as for apply: a live object's managedFields the map form read go back
+// into live's value where the type does not vouch for them.
+func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r request, direct bool, liveMF *mapManaged) (*call, value.Value, error) {
 	gvk := sent
 	var unconverted value.Value
-	var liveMF *mapManaged
-	if form != nil {
-		liveMF = form.live
-	}
 	if !live.IsNull() {
 		if live.Kind() != value.Map {
 			return nil, value.Value{}, fmt.Errorf("the live object is a %v, not an object", live.Kind())
@@ -402,7 +398,7 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 		return nil, value.Value{}, err
 	}
 	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u, unconverted: unconverted,
-		direct: form != nil, liveMF: liveMF}, live, nil
+		direct: direct, liveMF: liveMF}, live, nil
 }
 
 // convertible reports whether a request at version to of live's group and

@@ -26,10 +26,9 @@ import (
 // JSON data is a *BadRequestError, a live one a *LiveObjectError.
 func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
 	r := resolveRequest(opts)
-	form := &mapForm{}
-	live, form.live = m.readLiveManaged(live, r)
+	live, liveMF := m.readLiveManaged(live, r)
 	return onUnstructured(live, applied, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
-		return m.apply(lv, ov, manager, r, form)
+		return m.apply(lv, ov, manager, r, true, liveMF)
 	})
 }
 
@@ -37,15 +36,15 @@ func (m *FieldManager) ApplyUnstructured(live, applied map[string]any, manager s
 // ApplyUnstructured is Apply: obj is the object the request sends.
 func (m *FieldManager) UpdateUnstructured(live, obj map[string]any, manager string, opts ...RequestOption) (map[string]any, error) {
 	r := resolveRequest(opts)
-	form := &mapForm{}
+	var liveMF *mapManaged
 	if !hasManagedFields(obj) {
 		// A body that carries managedFields, as an update of the object
 		// read back usually does, is converted like the live object's,
 		// which then shares them: cheaper than reading both lists.
-		live, form.live = m.readLiveManaged(live, r)
+		live, liveMF = m.readLiveManaged(live, r)
 	}
 	return onUnstructured(live, obj, func(lv, ov value.Value) (value.Value, []newFieldsV1, error) {
-		return m.update(lv, ov, manager, r, form)
+		return m.update(lv, ov, manager, r, true, liveMF)
 	})
 }
 

@@ -19,12 +19,6 @@ import (
 // it reads them, and they are read once. Anything else takes the value
 // path, whose result this path gives.
 
-// mapForm is what a map method read itself, for its operation: the
-// managedFields of the live object, nil when its value holds them.
-type mapForm struct {
-	live *mapManaged
-}
-
 // mapManaged is a live object's managedFields list read from the map
 // form: its entries and the list itself.
 type mapManaged struct {
@@ -36,21 +30,16 @@ type mapManaged struct {
 // far within the depth the value conversion allows its object.
 const maxDirectDepth = 64
 
-// readLiveManaged reads the managedFields of a request's live object with
-// readMapManaged, unless the request is to the scale subresource (which
-// reads them as the Scale's) or a version converter, which may read the
-// object whole, is set.
-func (m *FieldManager) readLiveManaged(live map[string]any, r request) (map[string]any, *mapManaged) {
-	if live == nil || r.subresource == ScaleSubresource || m.conv != nil {
-		return live, nil
+// readLiveManaged reads the managedFields of a request's live object when
+// they are plain, and returns the object without them (a copy of its top
+// level and metadata sharing everything else); otherwise, and for a request
+// to the scale subresource (which reads them as the Scale's) or with a
+// version converter (which may read the object whole), it returns the
+// object and nil.
+func (m *FieldManager) readLiveManaged(obj map[string]any, r request) (map[string]any, *mapManaged) {
+	if obj == nil || r.subresource == ScaleSubresource || m.conv != nil {
+		return obj, nil
 	}
-	return readMapManaged(live)
-}
-
-// readMapManaged reads the managedFields of obj when they are plain, and
-// returns obj without them (a copy of its top level and metadata sharing
-// everything else); otherwise it returns obj and nil.
-func readMapManaged(obj map[string]any) (map[string]any, *mapManaged) {
 	md, ok := obj["metadata"].(map[string]any)
 	if !ok {
 		return obj, nil
@@ -61,7 +50,7 @@ func readMapManaged(obj map[string]any) (map[string]any, *mapManaged) {
 	}
 	mm := &mapManaged{entries: make([]ManagedFieldsEntry, 0, len(list)), list: list}
 	for _, x := range list {
-		e, _, ok := entryFromMap(x)
+		e, ok := entryFromMap(x)
 		if !ok {
 			return obj, nil
 		}
@@ -95,35 +84,34 @@ func withoutManaged(obj, md map[string]any) map[string]any {
 // most maxDirectDepth deep. ok is false for anything else. A plain item
 // reads as entryFromValue reads its value, and is valid wherever the
 // managedFields type accepts every plain list (plainManagedFieldsFit).
-func entryFromMap(x any) (e ManagedFieldsEntry, hasFields, ok bool) {
+func entryFromMap(x any) (e ManagedFieldsEntry, ok bool) {
 	item, isMap := x.(map[string]any)
 	if !isMap {
-		return e, false, false
+		return e, false
 	}
 	for k, v := range item {
 		switch k {
 		case "fieldsV1":
 			fields, isMap := v.(map[string]any)
 			if !isMap {
-				return e, false, false
+				return e, false
 			}
 			s, canonical, err := fieldpath.ParseFieldsV1Unstructured(fields)
 			if err != nil || !canonical || !nestsWithin(s, maxDirectDepth) {
-				return e, false, false
+				return e, false
 			}
 			e.Fields = s
 			e.decoded = &decodedFields{set: s, raw: item, rawFields: fields}
-			hasFields = true
 		case "manager", "apiVersion", "fieldsType", "subresource", "operation", "time":
 			str, isString := v.(string)
 			if !isString || !setEntryString(&e, k, str) {
-				return e, false, false
+				return e, false
 			}
 		default:
-			return e, false, false
+			return e, false
 		}
 	}
-	return e, hasFields, true
+	return e, true
 }
 
 // nestsWithin reports whether the FieldsV1 encoding of s nests at most

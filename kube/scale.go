@@ -45,7 +45,7 @@ func (m *FieldManager) scale(parent, scaleObj value.Value, manager string, r req
 		return value.Value{}, err
 	}
 	old := EncodeManagedFields(scaleFromParent(parent, replicasPath), scaleEntries)
-	c, old, err := m.newCall(old, scaleGVK, r, nil)
+	c, old, err := m.newCall(old, scaleGVK, r, false, nil)
 	if err != nil {
 		return value.Value{}, err
 	}
