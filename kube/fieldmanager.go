@@ -386,19 +386,27 @@ func (m *FieldManager) newCall(live value.Value, sent GroupVersionKind, r reques
 	if m.reset != nil {
 		reset = m.reset(gvk, r.subresource)
 	}
-	var uopts []merge.Option
-	if len(reset) > 0 {
-		uopts = append(uopts, merge.WithIgnoredFields(reset))
-	}
-	if m.conv != nil {
-		uopts = append(uopts, merge.WithConverter(typedConverter{types: m.types, conv: m.conv}))
-	}
-	u, err := merge.NewUpdater(uopts...)
+	u, err := m.updater(reset)
 	if err != nil {
 		return nil, value.Value{}, err
 	}
 	return &call{m: m, gvk: gvk, typ: typ, sub: r.subresource, now: m.now(), updater: u, unconverted: unconverted,
 		direct: direct, liveMF: liveMF}, live, nil
+}
+
+// updater returns the request's Updater, ignoring reset. Without a
+// version converter it reads reset as the function gave it: the request
+// only reads it, and copying it, as WithIgnoredFields does for callers
+// that may change their map, would be a map per request.
+func (m *FieldManager) updater(reset map[string]*fieldpath.Set) (*merge.Updater, error) {
+	if m.conv == nil {
+		return own.Merge.UpdaterIgnoring(reset).(*merge.Updater), nil
+	}
+	uopts := []merge.Option{merge.WithConverter(typedConverter{types: m.types, conv: m.conv})}
+	if len(reset) > 0 {
+		uopts = append(uopts, merge.WithIgnoredFields(reset))
+	}
+	return merge.NewUpdater(uopts...)
 }
 
 // convertible reports whether a request at version to of live's group and
@@ -499,16 +507,16 @@ func (c *call) applyKubectl(live, applied value.Value, mg *managed, manager stri
 //
 // It does not modify mg until it succeeds, so that applyKubectl may try
 // again with the same mg: the merge takes managers' maps without writing
-// them (merge.Updater), updateOwned and mergeApply build new ones, and
-// only an apply that changed the object stamps its time, into the times
-// it shares with mg.
+// them (merge.Updater), updateOwned and mergeApply build new ones,
+// updateOwned writing into a copy of mg's times, and only an apply that
+// changed the object stamps its time, into the times it shares with mg.
 func (c *call) applyTracked(live, applied value.Value, mg *managed, manager string, force bool) (value.Value, *managed, error) {
 	// Nothing to give to before-first-apply when the object has nothing
 	// but its apiVersion and kind (a create): an update to it would own
 	// only those, which are stripped.
 	if len(mg.fields) == 0 && !onlyKind(live) {
 		var err error
-		live, mg, err = c.updateOwned(emptyObject(GVKOf(applied)), live, mg, BeforeFirstApplyManager)
+		live, mg, err = c.updateOwned(emptyObject(GVKOf(applied)), live, mg.withOwnTimes(), BeforeFirstApplyManager)
 		if err != nil {
 			return value.Value{}, nil, fmt.Errorf("failed to create manager for existing fields: %w", err)
 		}
@@ -616,7 +624,8 @@ func (c *call) managedForUpdate(live, obj value.Value) *managed {
 
 // updateOwned records an update by manager: the fields it changed go to
 // its Update entry, whose time is stamped when it changed anything, and the
-// Update entries are capped.
+// Update entries are capped. The result takes over mg's times: mg is not
+// to be used again.
 func (c *call) updateOwned(live, obj value.Value, mg *managed, manager string) (value.Value, *managed, error) {
 	id := identityOf(managerName(manager), OperationUpdate, c.gvk.APIVersion(), c.sub)
 	out, err := c.mergeUpdate(live, obj, mg)
@@ -665,11 +674,7 @@ func (c *call) mergeUpdate(live, obj value.Value, mg *managed) (*managed, error)
 	if err != nil {
 		return nil, fmt.Errorf("failed to update ManagedFields (%v): %w", objectName(obj), err)
 	}
-	times := make(map[string]time.Time, len(mg.times)+1)
-	for k, v := range mg.times {
-		times[k] = v
-	}
-	return &managed{fields: managers, times: times, decoded: mg.decoded}, nil
+	return &managed{fields: managers, times: mg.times, decoded: mg.decoded}, nil
 }
 
 // stripped are the fields nobody owns: the object's kind and the metadata

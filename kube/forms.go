@@ -175,11 +175,11 @@ func toUnstructured(out value.Value, origins ...value.Origin) (map[string]any, e
 }
 
 // fillFieldsV1 writes into u, a result converted to maps, the
-// managedFields items that are the caller's own, and the fieldsV1 of the
-// others that the value left empty: the caller's or their sets' encoding
-// (see encodeManagedFields). Each of the latter items is a map of its own,
-// built by the conversion: its value was new, so no origin's data stands
-// for it.
+// managedFields items the value left null (see encodeManagedFields): the
+// caller's own, or items built from their entries, whose fieldsV1 is the
+// caller's or their sets' encoding. The list holding them is new, built
+// by the conversion: the value's list held nulls, so no origin's data
+// stands for it.
 func fillFieldsV1(u map[string]any, fill []newFieldsV1) error {
 	if len(fill) == 0 {
 		return nil
@@ -187,21 +187,16 @@ func fillFieldsV1(u map[string]any, fill []newFieldsV1) error {
 	md, _ := u["metadata"].(map[string]any)
 	list, _ := md["managedFields"].([]any)
 	for _, f := range fill {
-		if f.index >= len(list) {
+		if f.index >= len(list) || list[f.index] != nil {
 			return fmt.Errorf("kube: the result has no managedFields item %d to write", f.index)
 		}
-		if f.item != nil {
-			list[f.index] = f.item
-			continue
-		}
-		item, _ := list[f.index].(map[string]any)
 		switch {
-		case item == nil:
-			return fmt.Errorf("kube: the result has no managedFields item %d to write", f.index)
+		case f.item != nil:
+			list[f.index] = f.item
 		case f.asIs:
-			item["fieldsV1"] = f.fields
+			list[f.index] = entryMap(f.entry, f.fields)
 		default:
-			item["fieldsV1"] = f.set.FieldsV1UnstructuredLike(f.prev, f.fields)
+			list[f.index] = entryMap(f.entry, f.set.FieldsV1UnstructuredLike(f.prev, f.fields))
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/structmerge/structmerge/kube/builtin"
 	"github.com/structmerge/structmerge/schema"
@@ -91,14 +92,26 @@ func ChainResolvers(rs ...TypeResolver) TypeResolver {
 // (package kube/builtin, whose schema is compiled on first use).
 func BuiltinTypes() TypeResolver {
 	return TypeResolverFunc(func(gvk GroupVersionKind) (*schema.Type, bool) {
-		name, ok := builtin.TypeName(gvk.Group, gvk.Version, gvk.Kind)
-		if !ok {
-			return nil, false
-		}
-		s, err := builtin.Schema()
-		if err != nil {
-			return nil, false
-		}
-		return s.Type(name)
+		t, ok := builtinTypes()[gvk]
+		return t, ok
 	})
 }
+
+// builtinTypes is the type of each built-in kind, built with the schema on
+// first use and never written again: one lookup per request, where
+// builtin.TypeName searches the sorted kinds and the schema looks the name
+// up again. Empty when the schema cannot be compiled.
+var builtinTypes = sync.OnceValue(func() map[GroupVersionKind]*schema.Type {
+	s, err := builtin.Schema()
+	if err != nil {
+		return nil
+	}
+	kinds := builtin.Kinds()
+	out := make(map[GroupVersionKind]*schema.Type, len(kinds))
+	for _, k := range kinds {
+		if t, ok := s.Type(k.TypeName); ok {
+			out[GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = t
+		}
+	}
+	return out
+})

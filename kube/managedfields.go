@@ -229,6 +229,16 @@ func newManaged() *managed {
 	return &managed{fields: fieldpath.Managers{}, times: map[string]time.Time{}}
 }
 
+// withOwnTimes returns m with a copy of its times, which the result's
+// user may then write.
+func (m *managed) withOwnTimes() *managed {
+	times := make(map[string]time.Time, len(m.times)+1)
+	for k, v := range m.times {
+		times[k] = v
+	}
+	return &managed{fields: m.fields, times: times, decoded: m.decoded}
+}
+
 // ManagedFieldsError is a managedFields list the API server cannot decode.
 type ManagedFieldsError struct {
 	// Index is the entry at fault, or -1.
@@ -504,13 +514,14 @@ func EncodeManagedFields(obj value.Value, entries []ManagedFieldsEntry) value.Va
 }
 
 // newFieldsV1 is an item of metadata.managedFields that the map form
-// gets in place of what the value holds (see encodeManagedFields and
-// fillFieldsV1): the caller's item, when item is not nil (the value holds
-// null); else a fieldsV1 left empty in the value, to be fields itself when
-// asIs, or the encoding of set sharing the maps of fields, the caller's
-// encoding of prev (see fieldpath.Set.FieldsV1UnstructuredLike).
+// gets in place of the null the value holds (see encodeManagedFields and
+// fillFieldsV1): the caller's item, when item is not nil; else entry's
+// item built as a map, whose fieldsV1 is fields itself when asIs, or the
+// encoding of set sharing the maps of fields, the caller's encoding of
+// prev (see fieldpath.Set.FieldsV1UnstructuredLike).
 type newFieldsV1 struct {
 	index  int
+	entry  ManagedFieldsEntry
 	set    *fieldpath.Set
 	prev   *fieldpath.Set
 	fields map[string]any
@@ -519,10 +530,10 @@ type newFieldsV1 struct {
 }
 
 // encodeManagedFields is EncodeManagedFields. With direct, an entry that
-// was not read from obj (a new manager's, or any on a create) gets an
-// empty fieldsV1, and fill lists it: the caller converting the result to
-// maps writes its set there (fillFieldsV1), which costs less than
-// building its value and converting that.
+// was not read from obj (a new manager's, or any on a create), or whose
+// item changed, is null in the value, and fill lists it: the caller
+// converting the result to maps builds its item there (fillFieldsV1),
+// which costs less than building its value and converting that.
 func encodeManagedFields(obj value.Value, entries []ManagedFieldsEntry, direct bool) (out value.Value, fill []newFieldsV1) {
 	if entries == nil {
 		return withoutNested(obj, "metadata", "managedFields"), nil
@@ -543,17 +554,14 @@ func encodeManagedFields(obj value.Value, entries []ManagedFieldsEntry, direct b
 			// they still hold the entry.
 			switch {
 			case !e.Fields.Equal(d.set):
-				items[i] = entryValue(e, own.Value.Map(nil))
-				fill = append(fill, newFieldsV1{index: i, set: e.Fields, prev: d.set, fields: d.rawFields})
+				fill = append(fill, newFieldsV1{index: i, entry: e, set: e.Fields, prev: d.set, fields: d.rawFields})
 			case encodesToMap(e, d.raw):
 				fill = append(fill, newFieldsV1{index: i, item: d.raw})
 			default:
-				items[i] = entryValue(e, own.Value.Map(nil))
-				fill = append(fill, newFieldsV1{index: i, fields: d.rawFields, asIs: true})
+				fill = append(fill, newFieldsV1{index: i, entry: e, fields: d.rawFields, asIs: true})
 			}
 		case d == nil && direct:
-			items[i] = entryValue(e, own.Value.Map(nil))
-			fill = append(fill, newFieldsV1{index: i, set: e.Fields})
+			fill = append(fill, newFieldsV1{index: i, entry: e, set: e.Fields})
 		case d == nil:
 			items[i] = entryValue(e, e.Fields.FieldsV1Value())
 		case !e.Fields.Equal(d.set):
@@ -592,6 +600,27 @@ func entryValue(e ManagedFieldsEntry, fs value.Value) value.Value {
 		add("time", formatTime(e.Time))
 	}
 	return own.Value.Map(fields)
+}
+
+// entryMap is entryValue in the map form, with fieldsV1 its field set's
+// encoding.
+func entryMap(e ManagedFieldsEntry, fieldsV1 map[string]any) map[string]any {
+	m := make(map[string]any, 7)
+	add := func(name, v string) {
+		if v != "" {
+			m[name] = v
+		}
+	}
+	add("apiVersion", e.APIVersion)
+	add("fieldsType", e.FieldsType)
+	m["fieldsV1"] = fieldsV1
+	add("manager", e.Manager)
+	add("operation", string(e.Operation))
+	add("subresource", e.Subresource)
+	if !e.Time.IsZero() {
+		add("time", formatTime(e.Time))
+	}
+	return m
 }
 
 // encodesTo reports whether item, the managedFields item e's field set was

@@ -110,6 +110,15 @@ func (u *Updater) converter() Converter {
 	return u.conv
 }
 
+// kube builds an Updater per request from its reset fields, which it
+// never changes: it reaches a constructor that does not copy them through
+// internal/own.
+func init() {
+	own.Merge.UpdaterIgnoring = func(ignored map[string]*fieldpath.Set) any {
+		return &Updater{conv: identity{}, ignored: ignored}
+	}
+}
+
 // NewUpdater returns an Updater configured by opts.
 func NewUpdater(opts ...Option) (*Updater, error) {
 	var o options

@@ -35,3 +35,14 @@ var Typed struct {
 	// EnsureNamedFieldsAreMembers(t, by), without building either set.
 	NamedFieldsCovered func(t *schema.Type, set, by *fieldpath.Set) bool
 }
+
+// Merge holds the operations of package merge that only kube uses; merge
+// sets them when it is initialised, and nothing writes them again.
+var Merge struct {
+	// UpdaterIgnoring returns a *merge.Updater (as any: this package
+	// cannot name the type) that ignores the fields of ignored, as
+	// NewUpdater(WithIgnoredFields(ignored)) does, reading the map as
+	// given rather than a copy of it: for a caller that builds an Updater
+	// per request and never changes the map.
+	UpdaterIgnoring func(ignored map[string]*fieldpath.Set) any
+}
