@@ -222,7 +222,28 @@ type managed struct {
 	times  map[string]time.Time
 	// decoded is what each manager's entry was read from (see
 	// ManagedFieldsEntry.decoded); written only by decodeEntries.
-	decoded map[string]*decodedFields
+	decoded decodedList
+}
+
+// decodedList is what the entries of a managedFields list were read from,
+// by manager key: a list, searched in order, rather than a map, for the
+// few entries an object has.
+type decodedList []decodedEntry
+
+type decodedEntry struct {
+	key     string
+	decoded *decodedFields
+}
+
+// get returns what the entry of key was read from (the last such entry,
+// as a map written in order would hold), or nil.
+func (l decodedList) get(key string) *decodedFields {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].key == key {
+			return l[i].decoded
+		}
+	}
+	return nil
 }
 
 func newManaged() *managed {
@@ -280,9 +301,9 @@ func decodeEntries(entries []ManagedFieldsEntry, fieldErrs []error) (*managed, e
 		m.fields[key] = fieldpath.VersionedSet{Set: e.Fields, APIVersion: e.APIVersion, Applied: e.Operation == OperationApply}
 		if e.decoded != nil {
 			if m.decoded == nil {
-				m.decoded = make(map[string]*decodedFields, len(entries))
+				m.decoded = make(decodedList, 0, len(entries))
 			}
-			m.decoded[key] = e.decoded
+			m.decoded = append(m.decoded, decodedEntry{key: key, decoded: e.decoded})
 		}
 		if e.Time.IsZero() {
 			delete(m.times, key)
@@ -319,7 +340,7 @@ func (m *managed) entries() ([]ManagedFieldsEntry, error) {
 			FieldsType:  FieldsTypeV1,
 			Fields:      vs.Set,
 			Subresource: id.subresource,
-			decoded:     m.decoded[key],
+			decoded:     m.decoded.get(key),
 		}
 		if vs.Applied {
 			e.Operation = OperationApply
