@@ -53,6 +53,7 @@ func Compile(doc *Document, opts ...CompileOption) (*Schema, error) {
 	c.typeName = ""
 	c.fillOverrides()
 	c.computeKeyDefaults()
+	c.markAnyValue()
 	if len(c.problems) > 0 {
 		sortByType(c.problems)
 		return nil, &Error{Problems: c.problems}
@@ -99,6 +100,7 @@ type compiler struct {
 	budget   int
 	tooLarge bool // a bound was hit: stop building inline types
 
+	made      []*Type               // every type newType made
 	overrides map[overrideKey]*Type // memo, lives only during Compile
 	pending   []pendingOverride     // override nodes to fill once all named types are compiled
 	keyed     []*List               // lists with keys, for key defaults
@@ -204,6 +206,7 @@ func (c *compiler) newType() *Type {
 	}
 	t := &c.types[0]
 	c.types = c.types[1:]
+	c.made = append(c.made, t)
 	return t
 }
 
@@ -512,6 +515,39 @@ func (c *compiler) fillOverrides() {
 			}
 		}
 	}
+}
+
+// markAnyValue works out which types accept every value (see
+// Type.AcceptsAny): those of the right shape whose list items and map
+// entries are of such types, the largest such set (a type may refer to
+// itself, as __untyped_deduced_ does), by dropping until nothing changes
+// the types whose elements are not of it.
+func (c *compiler) markAnyValue() {
+	all := make([]*Type, 0, len(c.named)+len(c.made))
+	for i := range c.named {
+		all = append(all, &c.named[i])
+	}
+	all = append(all, c.made...)
+	for _, t := range all {
+		t.anyValue = anyValueShape(t)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range all {
+			if t.anyValue && !(t.list.elem.AcceptsAny() && t.m.elem.AcceptsAny()) {
+				t.anyValue, changed = false, true
+			}
+		}
+	}
+}
+
+// anyValueShape reports whether t has the shape of a type that accepts any
+// value, whatever its elements' types: an untyped scalar, an atomic list
+// and a map of no declared fields or unions, with element types.
+func anyValueShape(t *Type) bool {
+	return !t.unresolvable && t.scalar == Untyped &&
+		t.list != nil && t.list.rel == Atomic && len(t.list.keys) == 0 && t.list.elem != nil &&
+		t.m != nil && len(t.m.fields) == 0 && len(t.m.unions) == 0 && t.m.elem != nil
 }
 
 // computeKeyDefaults looks up, for every list with keys, the default of each

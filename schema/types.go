@@ -138,9 +138,18 @@ type Type struct {
 	scalar       ScalarKind
 	scalarWord   string // the word of an UnknownScalar
 	unresolvable bool
+	anyValue     bool // every value fits (see AcceptsAny)
 	list         *List
 	m            *Map
 }
+
+// AcceptsAny reports whether every value fits t: any scalar, any list
+// (atomic, of items of a type that accepts any value) and any map (of no
+// declared fields, no unions, whose entries are of a type that accepts any
+// value), as for SMD's __untyped_atomic_ and __untyped_deduced_ and the
+// FieldsV1 of Kubernetes' managedFields. Compile works it out for every
+// type it builds.
+func (t *Type) AcceptsAny() bool { return t != nil && t.anyValue }
 
 // String describes t in one line without following references, so that
 // recursive types print too: a named type by its name ("widget"), an
@@ -376,10 +385,10 @@ var emptyType = &Type{}
 var untypedAtomic, deduced = newDeducedTypes()
 
 func newDeducedTypes() (atomic, deducedType *Type) {
-	a := &Type{name: "__untyped_atomic_", scalar: Untyped}
+	a := &Type{name: "__untyped_atomic_", scalar: Untyped, anyValue: true}
 	a.list = &List{elem: a, rel: Atomic}
 	a.m = &Map{elem: a, rel: Atomic}
-	d := &Type{name: "__untyped_deduced_", scalar: Untyped}
+	d := &Type{name: "__untyped_deduced_", scalar: Untyped, anyValue: true}
 	d.list = &List{elem: a, rel: Atomic}
 	d.m = &Map{elem: d, rel: Separable}
 	return a, d
