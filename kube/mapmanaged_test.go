@@ -47,6 +47,9 @@ func TestMapFormManagedFields(t *testing.T) {
 	}
 	lists := map[string]any{
 		"plain":             plain,
+		"other manager":     with("manager", "someone-else"),
+		"other time":        with("time", "2025-12-31T23:59:59Z"),
+		"other fields":      with("fieldsV1", map[string]any{"f:metadata": map[string]any{"f:labels": map[string]any{"f:app": map[string]any{}}}}),
 		"unknown key":       with("extra", "x"),
 		"null manager":      with("manager", nil),
 		"non-canonical":     with("fieldsV1", map[string]any{"f:spec": map[string]any{"f:containers": map[string]any{`k:{"name": "app"}`: map[string]any{}}}}),

@@ -116,7 +116,8 @@ func withNested(v value.Value, x value.Value, names ...string) (value.Value, boo
 
 // withoutNested removes the value at the chain of map fields names; maps
 // on the way are left as they are (even when they become empty), and
-// nothing happens when a value on the way is missing or not a map.
+// nothing happens (v itself is returned) when a value on the way is
+// missing or not a map.
 func withoutNested(v value.Value, names ...string) value.Value {
 	if len(names) == 0 || v.Kind() != value.Map {
 		return v
@@ -128,7 +129,11 @@ func withoutNested(v value.Value, names ...string) value.Value {
 	if !ok || child.Kind() != value.Map {
 		return v
 	}
-	return withField(v, names[0], withoutNested(child, names[1:]...))
+	c := withoutNested(child, names[1:]...)
+	if value.Same(c, child) {
+		return v // nothing removed below
+	}
+	return withField(v, names[0], c)
 }
 
 // lookupPath returns the value a field path selects in v: a field of a map,
