@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"errors"
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"strings"
 	"testing"
 
@@ -26,16 +27,7 @@ var cmpDoc = []cmp.Option{
 }
 
 // helperTypes is the SMD YAML of the two types every result ends with.
-const helperTypes = `
-- name: __untyped_atomic_
-  scalar: untyped
-  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-  map: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-- name: __untyped_deduced_
-  scalar: untyped
-  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-  map: {elementType: {namedType: __untyped_deduced_}, elementRelationship: separable}
-`
+const helperTypes = testfixture.UntypedTypes
 
 func v3Doc(schemas string) []byte {
 	return []byte(`{"openapi": "3.0.0", "components": {"schemas": ` + schemas + `}}`)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/structmerge/structmerge/internal/testfixture"
 	"github.com/structmerge/structmerge/schema"
 	"github.com/structmerge/structmerge/typed"
 	"github.com/structmerge/structmerge/value"
@@ -35,15 +36,7 @@ func TestValidateAcceptsAnyInAtomic(t *testing.T) {
   map:
     fields:
     - {name: k, type: {scalar: string}}
-- name: __untyped_atomic_
-  scalar: untyped
-  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-  map: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-- name: __untyped_deduced_
-  scalar: untyped
-  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
-  map: {elementType: {namedType: __untyped_deduced_}, elementRelationship: separable}
-`))
+` + testfixture.UntypedTypes))
 	if err != nil {
 		t.Fatal(err)
 	}

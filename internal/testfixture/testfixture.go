@@ -35,6 +35,20 @@ func Read(t testing.TB, rel string) []byte {
 	return data
 }
 
+// UntypedTypes is the SMD YAML (list items of a types: list) of SMD's two
+// untyped types, which schemas converted from OpenAPI end with and tests
+// of free-form values use.
+const UntypedTypes = `
+- name: __untyped_atomic_
+  scalar: untyped
+  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+  map: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+- name: __untyped_deduced_
+  scalar: untyped
+  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+  map: {elementType: {namedType: __untyped_deduced_}, elementRelationship: separable}
+`
+
 // BasicSchema is the schema file most tests of the engine use: a widget
 // with scalars, maps, keyed and atomic lists, sets and a union.
 const BasicSchema = "testdata/schemas/basic.yaml"
