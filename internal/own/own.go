@@ -1,8 +1,11 @@
 // Package own is how the packages of this module above value and
 // fieldpath reach their operations that take or lend slices without a
 // copy (see package valueown): own.Value.Map(fields), own.Set.Members(s).
-// (typed builds its sets with the Assembler of package setasm.) Code
-// outside the module cannot import it.
+// (typed builds its sets with the Assembler of package setasm.) It also
+// holds the operations one package of the module gives only another:
+// typed's set helpers for the merge (Typed), and merge's Updater that
+// reads a caller's map without copying it, for kube (Merge). Code outside
+// the module cannot import it.
 //
 // Concurrency: its variables are set during initialisation and never
 // written again; safe for concurrent use.
