@@ -157,6 +157,13 @@ func plainManagedFieldsFit(typ *schema.Type) bool {
 	return ok && anyMaps(fields)
 }
 
+// anyMaps reports whether t accepts every map of maps: a map type without
+// declared fields or unions whose entries accept any value.
+func anyMaps(t *schema.Type) bool {
+	m := t.Map()
+	return m != nil && len(m.Fields()) == 0 && len(m.Unions()) == 0 && m.ElementType().AcceptsAny()
+}
+
 // fieldType returns the type of the chain of declared map fields names
 // in t.
 func fieldType(t *schema.Type, names ...string) (*schema.Type, bool) {
@@ -171,19 +178,6 @@ func fieldType(t *schema.Type, names ...string) (*schema.Type, bool) {
 		t = f.Type()
 	}
 	return t, true
-}
-
-// anyMaps reports whether t accepts every map of maps: a map type without
-// declared fields or unions whose elements are a type of the same kind
-// whose elements are itself (SMD's deduced type).
-func anyMaps(t *schema.Type) bool {
-	m := t.Map()
-	if m == nil || len(m.Fields()) > 0 || len(m.Unions()) > 0 {
-		return false
-	}
-	e := m.ElementType()
-	em := e.Map()
-	return em != nil && em.ElementType() == e && len(em.Fields()) == 0 && len(em.Unions()) == 0
 }
 
 // restoreManaged puts the live object's managedFields, mm, back into its
